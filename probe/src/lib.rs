@@ -1,0 +1,15 @@
+//! moulin-probe: the rules of Nine Men's Morris, positions and their text
+//! format, the position index of the tables, the table file format and the
+//! `Tablebase` that front ends query for outcomes and perfect moves.
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod index;
+pub mod position;
+pub mod rules;
+pub mod sector;
+
+pub use board::{Bitboard, Point, Symmetries, Symmetry};
+pub use position::{Node, Position, PositionError, Side};
+pub use rules::{Move, MoveError, Rules};
+pub use sector::Sector;
