@@ -8,8 +8,10 @@ pub mod index;
 pub mod position;
 pub mod rules;
 pub mod sector;
+pub mod value;
 
 pub use board::{Bitboard, Point, Symmetries, Symmetry};
 pub use position::{Node, Position, PositionError, Side};
 pub use rules::{Move, MoveError, Rules};
 pub use sector::Sector;
+pub use value::Outcome;

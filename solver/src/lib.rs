@@ -1,0 +1,4 @@
+//! moulin: the retrograde solver of the Nine Men's Morris tablebase and the
+//! subcommands of the `moulin` program.
+
+pub mod cmd;

@@ -1,1 +1,47 @@
-fn main() {}
+//! `moulin`: solve, probe and check the Nine Men's Morris tablebase.
+
+use clap::{Parser, Subcommand};
+use moulin::cmd;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "moulin", version, about = "Nine Men's Morris tablebase: solve, probe, verify")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve sectors and write their tables (resumable).
+    Solve(cmd::solve::Args),
+    /// Outcome, distance and best moves of positions, from the tables.
+    Probe(cmd::probe::Args),
+    /// Legal moves of a position (no tables needed).
+    Moves(cmd::moves::Args),
+    /// Number of move paths of a given length (rules check).
+    Perft(cmd::perft::Args),
+    /// Every sector of the game with its sizes, in solving order.
+    Sectors(cmd::sectors::Args),
+    /// Per-sector counts of the solved tables.
+    Stats(cmd::stats::Args),
+    /// Re-derive every stored value from the rules and check every file.
+    Verify(cmd::verify::Args),
+    /// Maintenance: rewrite one stored value (for testing the verifier).
+    Tamper(cmd::tamper::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Solve(a) => cmd::solve::run(a),
+        Command::Probe(a) => cmd::probe::run(a),
+        Command::Moves(a) => cmd::moves::run(a),
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Sectors(a) => cmd::sectors::run(a),
+        Command::Stats(a) => cmd::stats::run(a),
+        Command::Verify(a) => cmd::verify::run(a),
+        Command::Tamper(a) => cmd::tamper::run(a),
+    };
+    cmd::exit(result)
+}

@@ -1,0 +1,52 @@
+//! The subcommands of `moulin`, one file each.
+
+pub mod moves;
+pub mod perft;
+pub mod probe;
+pub mod sectors;
+pub mod solve;
+pub mod stats;
+pub mod tamper;
+pub mod verify;
+
+use std::process::ExitCode;
+
+/// An error in what the user typed (a position, a move, a sector name):
+/// reported on one line with exit code 2.
+#[derive(Debug)]
+pub struct InputError(pub String);
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// What a subcommand reports: `Ok(true)` success, `Ok(false)` a check that
+/// failed (exit code 1), or an error.
+pub type Outcome = anyhow::Result<bool>;
+
+/// Turns a subcommand's result into the process exit code: 0 success,
+/// 1 a failed check or an operational error, 2 invalid input.
+pub fn exit(result: Outcome) -> ExitCode {
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) if e.downcast_ref::<InputError>().is_some() => {
+            eprintln!("moulin: {e}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("moulin: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Parses a position typed by the user; an invalid one is an `InputError`.
+pub fn parse_position(text: &str) -> anyhow::Result<moulin_probe::Position> {
+    text.parse()
+        .map_err(|e| InputError(format!("invalid position `{text}`: {e}")).into())
+}
