@@ -245,6 +245,22 @@ impl Indexer {
             .expect("a valid position's slot decodes")
     }
 
+    /// Number of positions in the class stored at a slot (16 divided by the
+    /// stabiliser's size); cheap unless the mover's stones are symmetric.
+    #[inline]
+    pub fn class_size(&self, sector: Sector, slot: u64) -> u32 {
+        let a = sector.stm_board as usize;
+        let per_orbit = BINOMIAL[POINTS - a][sector.opp_board as usize];
+        match self.stabilisers[a].get((slot / per_orbit) as usize) {
+            Some(1) => SYMMETRY_COUNT as u32,
+            Some(_) => match self.unindex(sector, slot) {
+                Some(node) => SYMMETRY_COUNT as u32 / self.stabiliser_size(&node),
+                None => 0,
+            },
+            None => 0,
+        }
+    }
+
     /// Number of symmetries that map the position onto itself (1, 2, 4, 8 or 16).
     #[inline]
     pub fn stabiliser_size(&self, node: &Node) -> u32 {
