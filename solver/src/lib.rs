@@ -2,3 +2,4 @@
 //! subcommands of the `moulin` program.
 
 pub mod cmd;
+pub mod perft;

@@ -1,10 +1,56 @@
-//! `moulin moves`.
+//! `moulin moves`: the legal turns of a position, one per line in the move
+//! format of `RULES.md`, or the outcome when the game is already over.
+
+use moulin_probe::{Position, Rules, Side};
 
 /// Arguments of `moulin moves`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The position, e.g. `W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w` or `W: B: w 9 9`.
+    pub position: String,
+    /// Play without the flying rule (three stones move like the others).
+    #[arg(long)]
+    pub no_flying: bool,
+}
 
 /// Runs `moulin moves`.
-pub fn run(_args: &Args) -> super::Outcome {
-    anyhow::bail!("`moulin moves` is not built yet")
+pub fn run(args: &Args) -> super::Outcome {
+    let pos = super::parse_position(&args.position)?;
+    let rules = Rules {
+        flying: !args.no_flying,
+    };
+    let mut out = String::new();
+    match game_over(&rules, &pos) {
+        Some(reason) => {
+            out.push_str(&reason);
+            out.push('\n');
+        }
+        None => {
+            for mv in rules.legal_moves(&pos) {
+                out.push_str(&mv.to_string());
+                out.push('\n');
+            }
+        }
+    }
+    print!("{out}");
+    Ok(true)
+}
+
+/// The outcome line of a position whose player to move has already lost
+/// (`loss: White has fewer than three stones`, `loss: Black is blocked`),
+/// `None` while the game goes on.
+pub fn game_over(rules: &Rules, pos: &Position) -> Option<String> {
+    let node = pos.node();
+    if !rules.is_lost(&node) {
+        return None;
+    }
+    let name = match pos.side {
+        Side::White => "White",
+        Side::Black => "Black",
+    };
+    Some(if node.us_total() < 3 {
+        format!("loss: {name} has fewer than three stones")
+    } else {
+        format!("loss: {name} is blocked")
+    })
 }

@@ -1,0 +1,199 @@
+//! Perft: the number of move paths of a given length, the usual check of a
+//! move generator against known figures.
+//!
+//! # What is counted
+//! A path is a sequence of exactly `depth` turns from the position. Each turn
+//! is one edge together with its removal choice, so `b2-b4xe4` and `b2-b4xg4`
+//! are two paths. A path that reaches a finished game (the player to move has
+//! fewer than three stones, or has no stone in hand and no legal move) stops
+//! there: it has no continuation and is not counted at any greater depth. A
+//! path of length 0 is the position itself, so `perft(_, 0)` is 1 even for a
+//! finished game.
+//!
+//! From the start position the figures are 24, 552, 12 144, 255 024 and
+//! 5 140 800 for depths 1 to 5.
+//!
+//! # How
+//! The first plies are expanded and their subtrees counted in parallel with
+//! rayon (in the current thread pool); the last ply is not generated but
+//! counted in bulk from bitboards (`count_moves`).
+
+use moulin_probe::board::{forms_mill, removable, ALL_POINTS};
+use moulin_probe::{Move, Node, Position, Rules};
+use rayon::prelude::*;
+
+/// Below this remaining depth a subtree is counted on one thread.
+const PARALLEL_DEPTH: u32 = 4;
+
+/// Number of move paths of exactly `depth` turns from `pos` (see the module
+/// documentation for finished games).
+pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    perft_node(rules, &pos.node(), depth)
+}
+
+/// `perft` from a position seen from the player to move.
+pub fn perft_node(rules: &Rules, node: &Node, depth: u32) -> u64 {
+    parallel(rules, node, depth)
+}
+
+/// The perft count below each legal turn of `pos` (the paths of `depth` turns
+/// that start with it), in the order of `Rules::legal_moves`. Empty when
+/// `depth` is 0 or the game is over.
+pub fn perft_divide(rules: &Rules, pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let mut children = Vec::new();
+    rules.for_each_move(&pos.node(), |mv, next| children.push((mv, next)));
+    children
+        .into_par_iter()
+        .map(|(mv, next)| (mv, parallel(rules, &next, depth - 1)))
+        .collect()
+}
+
+fn parallel(rules: &Rules, node: &Node, depth: u32) -> u64 {
+    if depth < PARALLEL_DEPTH {
+        return serial(rules, node, depth);
+    }
+    let mut children = Vec::with_capacity(64);
+    rules.for_each_move(node, |_, next| children.push(next));
+    children
+        .par_iter()
+        .map(|next| parallel(rules, next, depth - 1))
+        .sum()
+}
+
+fn serial(rules: &Rules, node: &Node, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_moves(rules, node),
+        _ => {
+            let mut total = 0;
+            rules.for_each_move(node, |_, next| total += serial(rules, &next, depth - 1));
+            total
+        }
+    }
+}
+
+/// Number of legal turns of a position (each removal choice counted), without
+/// generating them: the same figure as counting `Rules::for_each_move`.
+#[inline]
+pub fn count_moves(rules: &Rules, node: &Node) -> u64 {
+    if node.us_total() < 3 {
+        return 0;
+    }
+    let empty = ALL_POINTS & !(node.us | node.them);
+    // A turn that forms a mill branches into one turn per removable stone,
+    // or stays one turn when the opponent has no stone on the board.
+    let branches = if node.them != 0 {
+        removable(node.them).count_ones()
+    } else {
+        1
+    };
+    let mut turns = 0;
+    let mut mills = 0;
+    if node.us_hand > 0 {
+        turns = empty.count_ones();
+        let mut e = empty;
+        while e != 0 {
+            let to = e.trailing_zeros() as usize;
+            e &= e - 1;
+            mills += forms_mill(node.us | 1 << to, to) as u32;
+        }
+    } else {
+        let mut from_set = node.us;
+        while from_set != 0 {
+            let from = from_set.trailing_zeros() as usize;
+            from_set &= from_set - 1;
+            let rest = node.us ^ 1 << from;
+            let mut dest = rules.destinations(node, from);
+            turns += dest.count_ones();
+            while dest != 0 {
+                let to = dest.trailing_zeros() as usize;
+                dest &= dest - 1;
+                mills += forms_mill(rest | 1 << to, to) as u32;
+            }
+        }
+    }
+    (turns + mills * (branches - 1)) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str) -> Position {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn known_figures_from_the_start() {
+        let rules = Rules::default();
+        let start = Position::start();
+        let want = [1, 24, 552, 12_144, 255_024, 5_140_800];
+        for (depth, &n) in want.iter().enumerate() {
+            assert_eq!(perft(&rules, &start, depth as u32), n, "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn bulk_count_agrees_with_generation() {
+        let rules = Rules::default();
+        let no_fly = Rules { flying: false };
+        for text in [
+            "W: B: w 9 9",
+            "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w",
+            "W:a4,c4,b2,d2,e5,g7 B:b6,d6,f6,a1,d1,g1 w",
+            "W:a1,d1 B:b2,c3 w 7 7",
+            "W:d1,g1,a4,a7 B:b2,c3,e3,d7 w 5 5",
+            "W:a1,d1 B: b 7 8",
+            "W:a1,d1,g7 B:b2,d2,f2,d6 w",
+            "W:a1,d1,a7 B:b2,d2,f2,d6 w",
+            "W:a1,d1,g1,a4 B:a7,d2,g4,b4,c4,d7 w",
+            "W:a1,d1 B:a7,d2,g4 w",
+        ] {
+            let p = pos(text);
+            for r in [rules, no_fly] {
+                let mut n = 0;
+                r.for_each_move(&p.node(), |_, _| n += 1);
+                assert_eq!(count_moves(&r, &p.node()), n, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn finished_games_stop_the_path() {
+        let rules = Rules::default();
+        // White is blocked: no path of length 1 or more.
+        let blocked = pos("W:a1,d1,g1,a4 B:a7,d2,g4,b4,c4,d7 w");
+        assert_eq!(perft(&rules, &blocked, 0), 1);
+        assert_eq!(perft(&rules, &blocked, 1), 0);
+        assert_eq!(perft(&rules, &blocked, 5), 0);
+        // White to move closes a mill and takes Black's third stone: those
+        // paths end after one turn.
+        let p = pos("W:a1,d1,a7 B:b2,d2,f2 w");
+        let mut finishing = 0;
+        let mut others = 0;
+        rules.for_each_move(&p.node(), |_, next| {
+            if rules.is_lost(&next) {
+                finishing += 1
+            } else {
+                others += perft(&rules, &Position::from_node(next, moulin_probe::Side::Black), 1)
+            }
+        });
+        assert!(finishing > 0);
+        assert_eq!(perft(&rules, &p, 2), others);
+    }
+
+    #[test]
+    fn divide_sums_to_the_total() {
+        let rules = Rules::default();
+        let p = pos("W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w");
+        for depth in 1..=4 {
+            let parts = perft_divide(&rules, &p, depth);
+            assert_eq!(parts.len(), rules.legal_moves(&p).len());
+            let sum: u64 = parts.iter().map(|(_, n)| n).sum();
+            assert_eq!(sum, perft(&rules, &p, depth));
+        }
+    }
+}
