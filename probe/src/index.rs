@@ -3,17 +3,21 @@
 //!
 //! # Layout
 //! A sector with `a` stones for the player to move and `b` for the opponent
-//! has `orbits(a) * C(24 - a, b)` slots. The mover's stones are reduced to the
-//! representative of their symmetry orbit (the numerically smallest image);
-//! `orbit` is that representative's rank among all representatives with `a`
-//! stones. The opponent's stones, mapped by the same symmetry, are ranked in
-//! the colexicographic order among the `24 - a` points the representative
-//! leaves free. `slot = orbit * C(24 - a, b) + rank`.
+//! has `orbits(b) * C(24 - b, a)` slots. The opponent's stones are reduced to
+//! the representative of their symmetry orbit (the numerically smallest
+//! image); `orbit` is that representative's rank among all representatives
+//! with `b` stones. The mover's stones, mapped by the same symmetry, are
+//! ranked in the colexicographic order among the `24 - b` points the
+//! representative leaves free. `slot = orbit * C(24 - b, a) + rank`.
+//!
+//! The opponent's stones come first because the positions one turn before a
+//! given one (what retrograde analysis enumerates) all share them: one
+//! `Frame` serves them all, and each is ranked from its mover's stones.
 //!
 //! # Positions with symmetry
 //! When the representative is fixed by some symmetries (its stabiliser is not
 //! trivial), several symmetries map the mover's stones onto it and each gives
-//! the opponent's stones another rank. The index takes the smallest, so every
+//! the mover's stones another rank. The index takes the smallest, so every
 //! position of a symmetry class gets one slot. The other slots of such a class
 //! are *holes*: they decode to a valid position, but that position indexes to
 //! another slot. `is_canonical` tells them apart; tables store a marker there.
@@ -42,49 +46,80 @@ pub const BINOMIAL: [[u64; POINTS + 1]; POINTS + 1] = {
 
 const MAX_STONES: usize = STONES as usize;
 
+/// `COLEX[chunk][before][byte]`: the part of a colexicographic rank that the
+/// byte `chunk` of a set contributes when `before` points lie below it.
+static COLEX: [[[u32; 256]; POINTS + 1]; 3] = {
+    let mut t = [[[0u32; 256]; POINTS + 1]; 3];
+    let mut chunk = 0;
+    while chunk < 3 {
+        let mut before = 0;
+        while before <= POINTS {
+            let mut byte = 0;
+            while byte < 256 {
+                let mut sum = 0u64;
+                let mut k = before;
+                let mut bit = 0;
+                while bit < 8 {
+                    if byte & (1 << bit) != 0 {
+                        k += 1;
+                        if k <= POINTS {
+                            sum += BINOMIAL[chunk * 8 + bit][k];
+                        }
+                    }
+                    bit += 1;
+                }
+                t[chunk][before][byte] = sum as u32;
+                byte += 1;
+            }
+            before += 1;
+        }
+        chunk += 1;
+    }
+    t
+};
+
 /// Colexicographic rank of a set of points among all sets of the same size.
 #[inline]
-fn colex_rank(mut set: Bitboard) -> u64 {
-    let mut rank = 0;
-    let mut i = 1;
-    while set != 0 {
-        rank += BINOMIAL[set.trailing_zeros() as usize][i];
-        i += 1;
-        set &= set - 1;
-    }
-    rank
+pub fn colex_rank(set: Bitboard) -> u64 {
+    let b0 = (set & 0xff) as usize;
+    let b1 = ((set >> 8) & 0xff) as usize;
+    let b2 = ((set >> 16) & 0xff) as usize;
+    let c0 = b0.count_ones() as usize;
+    let c1 = c0 + b1.count_ones() as usize;
+    (COLEX[0][0][b0] + COLEX[1][c0][b1] + COLEX[2][c1][b2]) as u64
 }
 
-/// Colexicographic rank of `set` among the sets of points outside `taken`,
-/// each point renumbered by the number of free points below it.
+/// Renumbers the points of `set` by the number of points outside `taken`
+/// below them: the set as a subset of the free points.
 #[inline]
-fn colex_rank_among_free(mut set: Bitboard, taken: Bitboard) -> u64 {
-    let mut rank = 0;
-    let mut i = 1;
+pub fn compress(mut set: Bitboard, taken: Bitboard) -> Bitboard {
+    let mut out = 0;
     while set != 0 {
         let p = set.trailing_zeros();
-        let below = (taken & ((1u32 << p) - 1)).count_ones();
-        rank += BINOMIAL[(p - below) as usize][i];
-        i += 1;
+        out |= 1 << (p - (taken & ((1u32 << p) - 1)).count_ones());
         set &= set - 1;
     }
-    rank
+    out
 }
 
 /// The `k`-point set of colexicographic rank `rank` among the points outside `taken`.
 fn colex_unrank_among_free(mut rank: u64, k: usize, taken: Bitboard) -> Bitboard {
-    let free: Vec<u32> = (0..POINTS as u32)
-        .filter(|p| taken & (1 << p) == 0)
-        .collect();
     let mut set = 0;
-    let mut p = free.len();
+    let mut free = POINTS - taken.count_ones() as usize; // free points below `point`
+    let mut point = POINTS as u32;
     for i in (1..=k).rev() {
-        p -= 1;
-        while BINOMIAL[p][i] > rank {
-            p -= 1;
+        loop {
+            point -= 1;
+            if taken & (1 << point) != 0 {
+                continue;
+            }
+            free -= 1;
+            if BINOMIAL[free][i] <= rank {
+                break;
+            }
         }
-        rank -= BINOMIAL[p][i];
-        set |= 1 << free[p];
+        rank -= BINOMIAL[free][i];
+        set |= 1 << point;
     }
     set
 }
@@ -185,7 +220,25 @@ impl Indexer {
     /// Number of slots of a sector.
     pub fn slots(&self, sector: Sector) -> u64 {
         let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
-        self.orbits(a) * BINOMIAL[POINTS - a][b]
+        if a > MAX_STONES || b > MAX_STONES {
+            return 0;
+        }
+        self.orbits(b) * BINOMIAL[POINTS - b][a]
+    }
+
+    /// The frame of every position whose opponent holds `them`: the symmetry
+    /// and orbit of `them`, from which `Frame::slot` ranks the mover's stones.
+    #[inline]
+    pub fn frame(&self, them: Bitboard) -> Frame {
+        let b = them.count_ones() as usize;
+        let e = self.entry(them);
+        let orbit = (e >> ORBIT_SHIFT) as usize;
+        Frame {
+            symmetry: Symmetry((e & 15) as u8),
+            orbit: orbit as u64,
+            rep: self.reps[b][orbit],
+            stabiliser: if e & STAB_FLAG != 0 { self.stabilisers[b][orbit] } else { 1 },
+        }
     }
 
     /// The slot of a position within its sector (`Sector::of(node)`).
@@ -193,23 +246,7 @@ impl Indexer {
     /// Every position of a symmetry class gets the same slot.
     #[inline]
     pub fn index(&self, node: &Node) -> u64 {
-        let sym = Symmetries::get();
-        let a = node.us.count_ones() as usize;
-        let b = node.them.count_ones() as usize;
-        let e = self.entry(node.us);
-        let orbit = (e >> ORBIT_SHIFT) as usize;
-        let rep = self.reps[a][orbit];
-        let them = sym.map(Symmetry((e & 15) as u8), node.them);
-        let mut rank = colex_rank_among_free(them, rep);
-        if e & STAB_FLAG != 0 {
-            let mut fixing = self.stabilisers[a][orbit] & !1;
-            while fixing != 0 {
-                let g = Symmetry(fixing.trailing_zeros() as u8);
-                fixing &= fixing - 1;
-                rank = rank.min(colex_rank_among_free(sym.map(g, them), rep));
-            }
-        }
-        orbit as u64 * BINOMIAL[POINTS - a][b] + rank
+        self.frame(node.them).slot(node.us)
     }
 
     /// The position stored at a slot (hands from the sector). For a hole this
@@ -219,10 +256,10 @@ impl Indexer {
         if a > MAX_STONES || b > MAX_STONES || a + b > POINTS {
             return None;
         }
-        let per_orbit = BINOMIAL[POINTS - a][b];
+        let per_orbit = BINOMIAL[POINTS - b][a];
         let orbit = (slot / per_orbit) as usize;
-        let us = *self.reps[a].get(orbit)?;
-        let them = colex_unrank_among_free(slot % per_orbit, b, us);
+        let them = *self.reps[b].get(orbit)?;
+        let us = colex_unrank_among_free(slot % per_orbit, a, them);
         Some(Node {
             us,
             them,
@@ -246,12 +283,15 @@ impl Indexer {
     }
 
     /// Number of positions in the class stored at a slot (16 divided by the
-    /// stabiliser's size); cheap unless the mover's stones are symmetric.
+    /// stabiliser's size); cheap unless the opponent's stones are symmetric.
     #[inline]
     pub fn class_size(&self, sector: Sector, slot: u64) -> u32 {
-        let a = sector.stm_board as usize;
-        let per_orbit = BINOMIAL[POINTS - a][sector.opp_board as usize];
-        match self.stabilisers[a].get((slot / per_orbit) as usize) {
+        let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
+        if a > MAX_STONES || b > MAX_STONES || a + b > POINTS {
+            return 0;
+        }
+        let per_orbit = BINOMIAL[POINTS - b][a];
+        match self.stabilisers[b].get((slot / per_orbit) as usize) {
             Some(1) => SYMMETRY_COUNT as u32,
             Some(_) => match self.unindex(sector, slot) {
                 Some(node) => SYMMETRY_COUNT as u32 / self.stabiliser_size(&node),
@@ -264,7 +304,7 @@ impl Indexer {
     /// Number of symmetries that map the position onto itself (1, 2, 4, 8 or 16).
     #[inline]
     pub fn stabiliser_size(&self, node: &Node) -> u32 {
-        let e = self.entry(node.us);
+        let e = self.entry(node.them);
         if e & STAB_FLAG == 0 {
             return 1;
         }
@@ -272,6 +312,71 @@ impl Indexer {
         Symmetries::all()
             .filter(|&g| sym.map(g, node.us) == node.us && sym.map(g, node.them) == node.them)
             .count() as u32
+    }
+}
+
+/// Everything the index needs about the opponent's stones: positions that
+/// share them (the predecessors of a position, the captures of one turn) are
+/// ranked from one frame, by their mover's stones only.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    /// The symmetry taking the opponent's stones to their representative.
+    pub symmetry: Symmetry,
+    /// The representative's orbit number.
+    pub orbit: u64,
+    /// The representative.
+    pub rep: Bitboard,
+    /// The symmetries fixing the representative (bit per symmetry; 1 = only the identity).
+    pub stabiliser: u16,
+}
+
+impl Frame {
+    /// Whether only the identity fixes the opponent's stones: then `code` and
+    /// `slot_of_code` give the slot, and codes of sets differing in a few
+    /// points differ by the codes of those points.
+    #[inline]
+    pub fn is_plain(&self) -> bool {
+        self.stabiliser == 1
+    }
+
+    /// The mover's stones, mapped by the frame's symmetry and renumbered among
+    /// the points the representative leaves free.
+    #[inline]
+    pub fn code(&self, us: Bitboard) -> Bitboard {
+        compress(Symmetries::get().map(self.symmetry, us), self.rep)
+    }
+
+    /// The code of a single point (not one of the representative's images).
+    #[inline]
+    pub fn point_code(&self, p: usize) -> Bitboard {
+        let q = Symmetries::get().map_point(self.symmetry, crate::board::Point::new(p).unwrap());
+        let q = q.index() as u32;
+        1 << (q - (self.rep & ((1u32 << q) - 1)).count_ones())
+    }
+
+    /// The slot of the code of a set of `a` stones, for a plain frame.
+    #[inline]
+    pub fn slot_of_code(&self, code: Bitboard) -> u64 {
+        let a = code.count_ones() as usize;
+        let b = self.rep.count_ones() as usize;
+        self.orbit * BINOMIAL[POINTS - b][a] + colex_rank(code)
+    }
+
+    /// The slot of the position with the frame's opponent stones and `us`.
+    #[inline]
+    pub fn slot(&self, us: Bitboard) -> u64 {
+        let sym = Symmetries::get();
+        let mapped = sym.map(self.symmetry, us);
+        let mut rank = colex_rank(compress(mapped, self.rep));
+        let mut fixing = self.stabiliser & !1;
+        while fixing != 0 {
+            let g = Symmetry(fixing.trailing_zeros() as u8);
+            fixing &= fixing - 1;
+            rank = rank.min(colex_rank(compress(sym.map(g, mapped), self.rep)));
+        }
+        let a = us.count_ones() as usize;
+        let b = self.rep.count_ones() as usize;
+        self.orbit * BINOMIAL[POINTS - b][a] + rank
     }
 }
 
@@ -353,7 +458,7 @@ mod tests {
                 let set = colex_unrank_among_free(rank, k, taken);
                 assert_eq!(set & taken, 0);
                 assert_eq!(set.count_ones() as usize, k);
-                assert_eq!(colex_rank_among_free(set, taken), rank);
+                assert_eq!(colex_rank(compress(set, taken)), rank);
             }
         }
     }
@@ -364,6 +469,30 @@ mod tests {
         for k in 0..=9u8 {
             let classes = count_classes(Sector::moving(k, 0));
             assert_eq!(ix.orbits(k as usize), classes, "sets of {k} points");
+        }
+    }
+
+    #[test]
+    fn symmetric_images_share_a_slot_and_canonical_slots_count_classes() {
+        let ix = Indexer::get();
+        let sym = Symmetries::get();
+        for sector in [Sector::moving(3, 2), Sector::moving(2, 4), Sector::moving(4, 4)] {
+            let mut canonical = 0;
+            for slot in 0..ix.slots(sector) {
+                let node = ix.unindex(sector, slot).unwrap();
+                assert_eq!(Sector::of(&node), sector);
+                let own = ix.index(&node);
+                if own == slot {
+                    canonical += 1;
+                }
+                if slot % 7 == 0 {
+                    for g in Symmetries::all() {
+                        let image = Node { us: sym.map(g, node.us), them: sym.map(g, node.them), ..node };
+                        assert_eq!(ix.index(&image), own);
+                    }
+                }
+            }
+            assert_eq!(canonical, count_classes(sector), "{sector}");
         }
     }
 }
