@@ -4,14 +4,20 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod error;
 pub mod index;
 pub mod position;
 pub mod rules;
 pub mod sector;
+pub mod table;
+pub mod tablebase;
 pub mod value;
 
 pub use board::{Bitboard, Point, Symmetries, Symmetry};
+pub use error::{FileError, ProbeError};
 pub use position::{Node, Position, PositionError, Side};
 pub use rules::{Move, MoveError, Rules};
 pub use sector::Sector;
+pub use table::{write_table, Table, TableSummary};
+pub use tablebase::Tablebase;
 pub use value::Outcome;

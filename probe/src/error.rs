@@ -1,0 +1,225 @@
+//! Errors in two layers: `FileError` for what is wrong with one table file,
+//! `ProbeError` for what is wrong with a query to the tablebase.
+
+use crate::position::PositionError;
+use crate::rules::Rules;
+use crate::sector::Sector;
+use std::error::Error;
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+/// What is wrong with a table file (or with values handed to the writer).
+///
+/// Reading never panics on file content: any inconsistent byte becomes one of
+/// these.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum FileError {
+    /// Reading, writing, syncing or renaming failed.
+    Io(io::Error),
+    /// The file does not start with the table magic: not a moulin table.
+    BadMagic,
+    /// A table of a format version this reader does not know.
+    Version {
+        /// The version this reader reads.
+        expected: u16,
+        /// The version in the file.
+        got: u16,
+    },
+    /// The file is shorter or longer than its header says (an interrupted
+    /// copy, a truncated download).
+    Length {
+        /// Length from the header.
+        expected: u64,
+        /// Actual length.
+        got: u64,
+    },
+    /// The checksum of the header, of the whole file or of one block does not
+    /// match the bytes.
+    ChecksumMismatch {
+        /// What the checksum covers: `header`, `file` or `block <n>`.
+        part: String,
+        /// The checksum stored in the file.
+        expected: u32,
+        /// The checksum of the bytes read.
+        got: u32,
+    },
+    /// Inconsistent content the checksums did not catch (or a block that does
+    /// not decompress): says what.
+    Corrupt(String),
+    /// The file's name is another sector's than the one in its header (a file
+    /// renamed or copied under the wrong name).
+    WrongSector {
+        /// The sector the file name says.
+        file_name: String,
+        /// The sector in the header.
+        header: Sector,
+    },
+    /// A slot past the end of the table.
+    SlotOutOfRange {
+        /// The slot asked for.
+        slot: u64,
+        /// Slots in the table.
+        slots: u64,
+    },
+    /// A table file whose name is not `<sector>.mtb`.
+    BadFileName(String),
+    /// The writer was given values that cannot be the table of the sector.
+    BadValues(String),
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Io(e) => write!(f, "i/o error: {e}"),
+            FileError::BadMagic => f.write_str("not a moulin table (bad magic bytes)"),
+            FileError::Version { expected, got } => write!(
+                f,
+                "table format version {got}, but this program reads version {expected}"
+            ),
+            FileError::Length { expected, got } => write!(
+                f,
+                "file is {got} bytes long but its header says {expected} (truncated or damaged)"
+            ),
+            FileError::ChecksumMismatch {
+                part,
+                expected,
+                got,
+            } => write!(
+                f,
+                "checksum mismatch in the {part}: stored {expected:08x}, computed {got:08x}"
+            ),
+            FileError::Corrupt(what) => write!(f, "corrupt table: {what}"),
+            FileError::WrongSector { file_name, header } => write!(
+                f,
+                "file is named for sector {file_name} but holds sector {header} (renamed?)"
+            ),
+            FileError::SlotOutOfRange { slot, slots } => {
+                write!(
+                    f,
+                    "slot {slot} is past the end of the table ({slots} slots)"
+                )
+            }
+            FileError::BadFileName(name) => write!(
+                f,
+                "file name `{name}` is not a sector's name (like `8v7.mtb`)"
+            ),
+            FileError::BadValues(what) => write!(f, "cannot write table: {what}"),
+        }
+    }
+}
+
+impl Error for FileError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            FileError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for FileError {
+    fn from(e: io::Error) -> FileError {
+        FileError::Io(e)
+    }
+}
+
+/// What is wrong with a query to a `Tablebase`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ProbeError {
+    /// No table of this sector in the directory.
+    MissingSector(Sector),
+    /// The position breaks the rules' invariants.
+    InvalidPosition(PositionError),
+    /// The tables were solved under other rule options than those asked for.
+    RulesMismatch {
+        /// Rules of the tables.
+        tables: Rules,
+        /// Rules asked for.
+        asked: Rules,
+    },
+    /// Two tables of one directory were solved under different rule options.
+    MixedRules {
+        /// A table with the other rules.
+        path: PathBuf,
+        /// Its rules.
+        rules: Rules,
+        /// The rules of the other tables.
+        others: Rules,
+    },
+    /// The table directory cannot be listed.
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A table file is damaged or unreadable.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: FileError,
+    },
+}
+
+fn rules_text(rules: &Rules) -> &'static str {
+    if rules.flying {
+        "flying"
+    } else {
+        "no flying"
+    }
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::MissingSector(s) => write!(f, "no table for sector {s}"),
+            ProbeError::InvalidPosition(e) => write!(f, "invalid position: {e}"),
+            ProbeError::RulesMismatch { tables, asked } => write!(
+                f,
+                "the tables were solved with {} but {} was asked for",
+                rules_text(tables),
+                rules_text(asked)
+            ),
+            ProbeError::MixedRules {
+                path,
+                rules,
+                others,
+            } => write!(
+                f,
+                "{} was solved with {}, the other tables with {}: one directory holds one rule set",
+                path.display(),
+                rules_text(rules),
+                rules_text(others)
+            ),
+            ProbeError::Directory { path, source } => {
+                write!(
+                    f,
+                    "cannot list table directory {}: {source}",
+                    path.display()
+                )
+            }
+            ProbeError::File { path, source } => write!(f, "{}: {source}", path.display()),
+        }
+    }
+}
+
+impl Error for ProbeError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            ProbeError::InvalidPosition(e) => Some(e),
+            ProbeError::Directory { source, .. } => Some(source),
+            ProbeError::File { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<PositionError> for ProbeError {
+    fn from(e: PositionError) -> ProbeError {
+        ProbeError::InvalidPosition(e)
+    }
+}

@@ -1,0 +1,343 @@
+//! The byte layout of a table file: header, block index, trailer, and the
+//! O(1) checks a reader makes on open. `data/README.md` has the same layout
+//! as a table.
+
+use crate::error::FileError;
+use crate::index::{count_positions, Indexer};
+use crate::rules::Rules;
+use crate::sector::Sector;
+
+/// The first eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"MOULINTB";
+/// The format version this crate writes and reads.
+pub const VERSION: u16 = 1;
+/// Bytes of the fixed header.
+pub const HEADER_LEN: usize = 128;
+/// Bytes of one block index entry: end offset (u64) and CRC32 (u32).
+pub const INDEX_ENTRY_LEN: usize = 12;
+/// The four bytes before the file checksum.
+pub const END_MAGIC: [u8; 4] = *b"MTBE";
+/// Bytes of the trailer: `END_MAGIC` and the CRC32 of everything before it.
+pub const TRAILER_LEN: usize = 8;
+/// Largest decompressed block the reader accepts, so that a damaged header
+/// cannot make it allocate much.
+pub const MAX_BLOCK_BYTES: u64 = 1 << 20;
+/// The only rule flag this version knows: bit 0, flying.
+const FLAG_FLYING: u32 = 1;
+/// "No win / no loss" in the longest-distance fields.
+const NONE_DISTANCE: u16 = u16::MAX;
+
+/// How the codes of a block are laid out before compression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// One byte per slot: the code, `0xFF` for a hole (every code is below 255).
+    U8,
+    /// Two bytes per slot, little-endian codes.
+    U16,
+    /// Two bytes per slot, in two planes per block: every low byte, then every
+    /// high byte (the high bytes are mostly zero and compress away).
+    U16Planes,
+}
+
+impl Encoding {
+    /// Bytes per slot.
+    pub fn width(self) -> u8 {
+        match self {
+            Encoding::U8 => 1,
+            Encoding::U16 | Encoding::U16Planes => 2,
+        }
+    }
+
+    fn to_byte(self) -> u8 {
+        match self {
+            Encoding::U8 => 0,
+            Encoding::U16 => 1,
+            Encoding::U16Planes => 2,
+        }
+    }
+
+    fn from_byte(byte: u8) -> Option<Encoding> {
+        match byte {
+            0 => Some(Encoding::U8),
+            1 => Some(Encoding::U16),
+            2 => Some(Encoding::U16Planes),
+            _ => None,
+        }
+    }
+}
+
+/// Win, loss and draw counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Counts {
+    /// Positions the player to move wins.
+    pub win: u64,
+    /// Positions the player to move loses.
+    pub loss: u64,
+    /// Drawn positions.
+    pub draw: u64,
+}
+
+impl Counts {
+    /// Wins, losses and draws together.
+    pub fn total(&self) -> u64 {
+        self.win + self.loss + self.draw
+    }
+}
+
+/// What the header of a table says: the sector, the rules, the counts and
+/// the layout. Reading it costs no decompression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableSummary {
+    /// The sector of the table.
+    pub sector: Sector,
+    /// The rule options it was solved under.
+    pub rules: Rules,
+    /// Slots (symmetry classes and holes).
+    pub slots: u64,
+    /// Outcomes over symmetry classes (one per stored slot).
+    pub classes: Counts,
+    /// Outcomes over all positions, every symmetric copy counted.
+    pub positions: Counts,
+    /// Slots that are holes (see `index`).
+    pub holes: u64,
+    /// Longest win in turns, if any position is won.
+    pub max_win: Option<u16>,
+    /// Longest loss in turns, if any position is lost.
+    pub max_loss: Option<u16>,
+    /// Layout of the values.
+    pub encoding: Encoding,
+    /// Slots per block (the last block may be shorter).
+    pub block_slots: u32,
+    /// Number of blocks.
+    pub blocks: u32,
+    /// zstd level the blocks were compressed with (informational).
+    pub level: i32,
+    /// Length of the file in bytes.
+    pub bytes: u64,
+}
+
+impl TableSummary {
+    /// Offset of the first compressed block.
+    pub fn data_start(&self) -> u64 {
+        HEADER_LEN as u64 + self.blocks as u64 * INDEX_ENTRY_LEN as u64
+    }
+
+    /// Offset of the trailer (the end of the last block).
+    pub fn data_end(&self) -> u64 {
+        self.bytes - TRAILER_LEN as u64
+    }
+
+    /// Slots in a block.
+    pub fn slots_in_block(&self, block: u32) -> u64 {
+        let start = block as u64 * self.block_slots as u64;
+        (self.slots - start).min(self.block_slots as u64)
+    }
+
+    /// Serialises the header, its own CRC32 included.
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        h[10..12].copy_from_slice(&(HEADER_LEN as u16).to_le_bytes());
+        let flags = if self.rules.flying { FLAG_FLYING } else { 0 };
+        h[12..16].copy_from_slice(&flags.to_le_bytes());
+        let s = self.sector;
+        h[16..20].copy_from_slice(&[s.stm_board, s.opp_board, s.stm_hand, s.opp_hand]);
+        h[20] = self.encoding.width();
+        h[21] = self.encoding.to_byte();
+        h[24..28].copy_from_slice(&self.block_slots.to_le_bytes());
+        h[28..32].copy_from_slice(&self.blocks.to_le_bytes());
+        let words = [
+            self.slots,
+            self.bytes,
+            self.classes.win,
+            self.classes.loss,
+            self.classes.draw,
+            self.holes,
+            self.positions.win,
+            self.positions.loss,
+            self.positions.draw,
+        ];
+        for (i, w) in words.iter().enumerate() {
+            h[32 + 8 * i..40 + 8 * i].copy_from_slice(&w.to_le_bytes());
+        }
+        h[104..106].copy_from_slice(&self.max_win.unwrap_or(NONE_DISTANCE).to_le_bytes());
+        h[106..108].copy_from_slice(&self.max_loss.unwrap_or(NONE_DISTANCE).to_le_bytes());
+        h[108..112].copy_from_slice(&self.level.to_le_bytes());
+        let crc = crc32fast::hash(&h[..HEADER_LEN - 4]);
+        h[HEADER_LEN - 4..].copy_from_slice(&crc.to_le_bytes());
+        h
+    }
+
+    /// Parses and checks a header: magic, version, its CRC32, and that every
+    /// field agrees with the others and with the index of the sector. `bytes`
+    /// is the start of the file (at least the header). Does not look at the
+    /// actual file length; the caller compares it with `self.bytes`.
+    pub fn parse(bytes: &[u8]) -> Result<TableSummary, FileError> {
+        if bytes.len() < MAGIC.len() || bytes[..8] != MAGIC {
+            return Err(FileError::BadMagic);
+        }
+        if bytes.len() < 12 {
+            return Err(FileError::Length {
+                expected: HEADER_LEN as u64,
+                got: bytes.len() as u64,
+            });
+        }
+        let version = u16_at(bytes, 8);
+        if version != VERSION {
+            return Err(FileError::Version {
+                expected: VERSION,
+                got: version,
+            });
+        }
+        if u16_at(bytes, 10) as usize != HEADER_LEN {
+            return Err(corrupt(format!("header length {}", u16_at(bytes, 10))));
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(FileError::Length {
+                expected: HEADER_LEN as u64,
+                got: bytes.len() as u64,
+            });
+        }
+        let h = &bytes[..HEADER_LEN];
+        let stored = u32_at(h, HEADER_LEN - 4);
+        let computed = crc32fast::hash(&h[..HEADER_LEN - 4]);
+        if stored != computed {
+            return Err(FileError::ChecksumMismatch {
+                part: "header".into(),
+                expected: stored,
+                got: computed,
+            });
+        }
+        let summary = TableSummary::fields(h)?;
+        summary.check()?;
+        Ok(summary)
+    }
+
+    fn fields(h: &[u8]) -> Result<TableSummary, FileError> {
+        let flags = u32_at(h, 12);
+        if flags & !FLAG_FLYING != 0 {
+            return Err(corrupt(format!("unknown rule flags {flags:#x}")));
+        }
+        let sector = Sector {
+            stm_board: h[16],
+            opp_board: h[17],
+            stm_hand: h[18],
+            opp_hand: h[19],
+        };
+        if !sector.is_valid() {
+            return Err(corrupt(format!(
+                "sector bytes {:?} are not a sector of the game",
+                &h[16..20]
+            )));
+        }
+        let encoding = Encoding::from_byte(h[21])
+            .filter(|e| e.width() == h[20])
+            .ok_or_else(|| corrupt(format!("unknown encoding {} of width {}", h[21], h[20])))?;
+        if h[22..24] != [0, 0] || h[112..HEADER_LEN - 4].iter().any(|&b| b != 0) {
+            return Err(corrupt("reserved header bytes are not zero".into()));
+        }
+        let word = |i: usize| u64_at(h, 32 + 8 * i);
+        let distance = |at: usize| Some(u16_at(h, at)).filter(|&d| d != NONE_DISTANCE);
+        Ok(TableSummary {
+            sector,
+            rules: Rules {
+                flying: flags & FLAG_FLYING != 0,
+            },
+            encoding,
+            block_slots: u32_at(h, 24),
+            blocks: u32_at(h, 28),
+            slots: word(0),
+            bytes: word(1),
+            classes: Counts {
+                win: word(2),
+                loss: word(3),
+                draw: word(4),
+            },
+            holes: word(5),
+            positions: Counts {
+                win: word(6),
+                loss: word(7),
+                draw: word(8),
+            },
+            max_win: distance(104),
+            max_loss: distance(106),
+            level: i32::from_le_bytes(h[108..112].try_into().expect("4 bytes")),
+        })
+    }
+
+    /// The consistency checks of `parse` on the decoded fields.
+    fn check(&self) -> Result<(), FileError> {
+        let slots = Indexer::get().slots(self.sector);
+        if self.slots != slots {
+            return Err(corrupt(format!(
+                "{} slots, but sector {} has {slots}",
+                self.slots, self.sector
+            )));
+        }
+        let block_bytes = self.block_slots as u64 * self.encoding.width() as u64;
+        if self.block_slots == 0 || block_bytes > MAX_BLOCK_BYTES {
+            return Err(corrupt(format!("block of {} slots", self.block_slots)));
+        }
+        if self.blocks as u64 != slots.div_ceil(self.block_slots as u64) {
+            return Err(corrupt(format!(
+                "{} blocks of {} slots for {slots} slots",
+                self.blocks, self.block_slots
+            )));
+        }
+        let min_len = self.data_start() + TRAILER_LEN as u64;
+        if self.bytes < min_len {
+            return Err(corrupt(format!(
+                "file length {} is less than header, index and trailer ({min_len})",
+                self.bytes
+            )));
+        }
+        let classes = self.classes.win as u128 + self.classes.loss as u128;
+        if classes + self.classes.draw as u128 + self.holes as u128 != slots as u128 {
+            return Err(corrupt("class counts do not add up to the slots".into()));
+        }
+        let positions = self.positions.win as u128 + self.positions.loss as u128;
+        if positions + self.positions.draw as u128 != count_positions(self.sector) as u128 {
+            return Err(corrupt(
+                "position counts do not add up to the positions of the sector".into(),
+            ));
+        }
+        let parity_ok = |d: Option<u16>, count: u64, odd: bool| match d {
+            None => count == 0,
+            Some(d) => count > 0 && (d % 2 == 1) == odd,
+        };
+        if !parity_ok(self.max_win, self.classes.win, true)
+            || !parity_ok(self.max_loss, self.classes.loss, false)
+            || (self.classes.win == 0) != (self.positions.win == 0)
+            || (self.classes.loss == 0) != (self.positions.loss == 0)
+            || (self.classes.draw == 0) != (self.positions.draw == 0)
+        {
+            return Err(corrupt(
+                "longest win/loss disagree with the outcome counts".into(),
+            ));
+        }
+        if self.encoding == Encoding::U8 && self.max_win.max(self.max_loss) >= Some(254) {
+            return Err(corrupt("one-byte values with distances beyond 253".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Shorthand for `FileError::Corrupt`.
+pub fn corrupt(what: String) -> FileError {
+    FileError::Corrupt(what)
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+/// The little-endian u32 at `at` (the caller checked the bounds).
+pub fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// The little-endian u64 at `at` (the caller checked the bounds).
+pub fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}

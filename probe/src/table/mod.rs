@@ -1,0 +1,51 @@
+//! The table file format: one file per sector, `<dir>/<sector>.mtb`.
+//!
+//! # Layout (format version 1, all integers little-endian)
+//!
+//! | offset | bytes | field |
+//! |-------:|------:|-------|
+//! | 0      | 8     | magic `MOULINTB` |
+//! | 8      | 2     | format version (1) |
+//! | 10     | 2     | header length (128) |
+//! | 12     | 4     | rule flags: bit 0 flying; other bits zero |
+//! | 16     | 4     | sector: stones on the board of the mover, of the opponent, in hand of the mover, of the opponent |
+//! | 20     | 1     | bytes per value (1 or 2) |
+//! | 21     | 1     | encoding: 0 one byte (`0xFF` hole), 1 two bytes, 2 two bytes in planes |
+//! | 22     | 2     | zero |
+//! | 24     | 4     | slots per block `B` (the last block may be shorter) |
+//! | 28     | 4     | number of blocks `N` |
+//! | 32     | 8     | slots (must equal the index's slot count of the sector) |
+//! | 40     | 8     | file length |
+//! | 48     | 24    | symmetry classes won, lost, drawn |
+//! | 72     | 8     | holes |
+//! | 80     | 24    | positions (every symmetric copy) won, lost, drawn |
+//! | 104    | 2     | longest win in turns (`0xFFFF`: no win) |
+//! | 106    | 2     | longest loss in turns (`0xFFFF`: no loss) |
+//! | 108    | 4     | zstd level used (informational) |
+//! | 112    | 12    | zero |
+//! | 124    | 4     | CRC32 of bytes 0..124 |
+//! | 128    | 12 N  | block index: per block, end offset (u64, from the file start) and CRC32 of its compressed bytes (u32, seeded with the block number) |
+//! | 128 + 12 N | ... | blocks, each one zstd frame; block `i` starts where block `i - 1` ends |
+//! | len - 8 | 4    | `MTBE` |
+//! | len - 4 | 4    | CRC32 of every byte before it |
+//!
+//! A block decompresses to the codes of its slots (see `value`): one byte
+//! each when every code is below 255, else two bytes, stored as all low
+//! bytes of the block followed by all high bytes.
+//!
+//! Opening checks the magic, version, header CRC, the header's consistency
+//! (counts add up to the sector's slots and positions) and the file length:
+//! O(1). A probe checks the CRC of the block it decodes, so a damaged block
+//! is an error, never a wrong value. `decode_all` and `check_checksum` check
+//! the whole file.
+
+pub mod format;
+pub mod read;
+pub mod write;
+
+pub use format::{Counts, Encoding, TableSummary, VERSION};
+pub use read::{Block, Table};
+pub use write::{encode_table, table_path, write_table, write_table_with, WriteOptions};
+
+/// The extension of table files.
+pub const EXTENSION: &str = "mtb";

@@ -1,0 +1,342 @@
+//! Writing a table: counts from the values, blocks compressed in parallel
+//! (the output does not depend on the number of threads), a temporary file
+//! renamed into place once synced.
+
+use super::format::{
+    Counts, Encoding, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
+    TRAILER_LEN,
+};
+use super::read::{block_crc, check_file_name};
+use crate::error::FileError;
+use crate::index::{count_positions, Indexer};
+use crate::rules::Rules;
+use crate::sector::Sector;
+use crate::value::{Outcome, HOLE};
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Cursor, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc;
+
+/// Bytes of a decompressed block by default: a cold probe decompresses one
+/// block, about 15 µs at this size, and larger blocks compress only a little
+/// better.
+pub const DEFAULT_BLOCK_BYTES: u32 = 32 * 1024;
+/// zstd level by default: tables are written once and read many times.
+pub const DEFAULT_LEVEL: i32 = 19;
+
+/// How a table is written. The defaults suit every sector.
+#[derive(Clone, Debug)]
+pub struct WriteOptions {
+    /// zstd compression level (1..=22).
+    pub level: i32,
+    /// Bytes of a decompressed block (rounded down to whole slots).
+    pub block_bytes: u32,
+    /// Layout of the values; `None` picks one byte per slot when every code
+    /// fits, else two bytes in planes.
+    pub encoding: Option<Encoding>,
+    /// Threads compressing blocks; 0 for the number of cores.
+    pub threads: usize,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            level: DEFAULT_LEVEL,
+            block_bytes: DEFAULT_BLOCK_BYTES,
+            encoding: None,
+            threads: 0,
+        }
+    }
+}
+
+/// Writes the table of `sector` with default options; see `write_table_with`.
+pub fn write_table(
+    path: impl AsRef<Path>,
+    sector: Sector,
+    rules: Rules,
+    values: &[u16],
+) -> Result<TableSummary, FileError> {
+    write_table_with(path, sector, rules, values, &WriteOptions::default())
+}
+
+/// Writes the table of `sector`: `values[slot]` is the code of each slot
+/// (`HOLE` exactly at the holes of the index). `path` is a directory (the
+/// file is `<dir>/<sector>.mtb`) or a file path.
+///
+/// Writes `<file>.tmp`, syncs it and renames it, so an interrupted write
+/// never leaves a file that looks complete. Holds one compressed block per
+/// thread besides `values`.
+pub fn write_table_with(
+    path: impl AsRef<Path>,
+    sector: Sector,
+    rules: Rules,
+    values: &[u16],
+    options: &WriteOptions,
+) -> Result<TableSummary, FileError> {
+    let target = table_path(path.as_ref(), sector);
+    check_file_name(&target, sector)?;
+    let mut tmp_name = target.file_name().unwrap_or_default().to_os_string();
+    tmp_name.push(".tmp");
+    let tmp = target.with_file_name(tmp_name);
+    let file = File::create(&tmp)?;
+    let written = (|| {
+        let mut out = BufWriter::with_capacity(1 << 20, &file);
+        let summary = encode_to(&mut out, sector, rules, values, options)?;
+        out.flush()?;
+        drop(out);
+        file.sync_all()?;
+        Ok(summary)
+    })();
+    drop(file);
+    let summary = match written {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+    };
+    fs::rename(&tmp, &target)?;
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        // Make the rename itself durable; not every system can sync a directory.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(summary)
+}
+
+/// `<dir>/<sector>.mtb` if `path` is a directory, else `path`.
+pub fn table_path(path: &Path, sector: Sector) -> PathBuf {
+    if path.is_dir() {
+        path.join(format!("{}.mtb", sector.name()))
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// The bytes of a table file, in memory (for tests and tools).
+pub fn encode_table(
+    sector: Sector,
+    rules: Rules,
+    values: &[u16],
+    options: &WriteOptions,
+) -> Result<Vec<u8>, FileError> {
+    let mut out = Cursor::new(Vec::new());
+    encode_to(&mut out, sector, rules, values, options)?;
+    Ok(out.into_inner())
+}
+
+/// Counts and longest distances of the values, and whether every code fits
+/// one byte.
+fn summarize(sector: Sector, values: &[u16]) -> Result<(TableSummary, bool), FileError> {
+    let ix = Indexer::get();
+    let slots = ix.slots(sector);
+    if values.len() as u64 != slots {
+        return Err(FileError::BadValues(format!(
+            "{} values for sector {sector}, which has {slots} slots",
+            values.len()
+        )));
+    }
+    let (mut classes, mut positions) = (Counts::default(), Counts::default());
+    let (mut holes, mut max_win, mut max_loss, mut max_code) = (0, None, None, 0);
+    for (slot, &code) in values.iter().enumerate() {
+        let Some(outcome) = Outcome::from_code(code) else {
+            holes += 1;
+            continue;
+        };
+        max_code = max_code.max(code);
+        let weight = ix.class_size(sector, slot as u64) as u64;
+        let (class, all) = match outcome {
+            Outcome::Win(d) => {
+                max_win = max_win.max(Some(d));
+                (&mut classes.win, &mut positions.win)
+            }
+            Outcome::Loss(d) => {
+                max_loss = max_loss.max(Some(d));
+                (&mut classes.loss, &mut positions.loss)
+            }
+            Outcome::Draw => (&mut classes.draw, &mut positions.draw),
+        };
+        *class += 1;
+        *all += weight;
+    }
+    if positions.total() != count_positions(sector) {
+        return Err(FileError::BadValues(format!(
+            "the non-hole slots stand for {} positions, but sector {sector} has {}: \
+             holes are not where the index puts them",
+            positions.total(),
+            count_positions(sector)
+        )));
+    }
+    let summary = TableSummary {
+        sector,
+        rules: Rules::default(),
+        slots,
+        classes,
+        positions,
+        holes,
+        max_win,
+        max_loss,
+        encoding: Encoding::U8,
+        block_slots: 0,
+        blocks: 0,
+        level: 0,
+        bytes: 0,
+    };
+    Ok((summary, max_code < u8::MAX as u16))
+}
+
+/// The bytes of a block before compression.
+fn raw_block(codes: &[u16], encoding: Encoding) -> Vec<u8> {
+    match encoding {
+        Encoding::U8 => codes
+            .iter()
+            .map(|&c| if c == HOLE { u8::MAX } else { c as u8 })
+            .collect(),
+        Encoding::U16 => codes.iter().flat_map(|c| c.to_le_bytes()).collect(),
+        Encoding::U16Planes => {
+            let mut raw = Vec::with_capacity(2 * codes.len());
+            raw.extend(codes.iter().map(|&c| c as u8));
+            raw.extend(codes.iter().map(|&c| (c >> 8) as u8));
+            raw
+        }
+    }
+}
+
+fn encode_to<W: Write + Seek>(
+    out: &mut W,
+    sector: Sector,
+    rules: Rules,
+    values: &[u16],
+    options: &WriteOptions,
+) -> Result<TableSummary, FileError> {
+    let (mut summary, fits_u8) = summarize(sector, values)?;
+    let encoding = match options.encoding {
+        None if fits_u8 => Encoding::U8,
+        None => Encoding::U16Planes,
+        Some(Encoding::U8) if !fits_u8 => {
+            return Err(FileError::BadValues(
+                "one-byte encoding asked for, but some codes do not fit".into(),
+            ))
+        }
+        Some(e) => e,
+    };
+    let width = encoding.width() as u32;
+    let block_slots = (options.block_bytes.min(MAX_BLOCK_BYTES as u32) / width).max(1);
+    let blocks = u32::try_from(summary.slots.div_ceil(block_slots as u64))
+        .map_err(|_| FileError::BadValues("too many blocks; use larger blocks".into()))?;
+    summary.rules = rules;
+    summary.encoding = encoding;
+    summary.block_slots = block_slots;
+    summary.blocks = blocks;
+    summary.level = options.level;
+
+    let data_start = summary.data_start();
+    out.seek(SeekFrom::Start(0))?;
+    out.write_all(&vec![0; data_start as usize])?;
+    let mut index = Vec::with_capacity(blocks as usize * INDEX_ENTRY_LEN);
+    let mut data_crc = crc32fast::Hasher::new();
+    let mut end = data_start;
+    compress_blocks(values, &summary, options, |block, frame| {
+        out.write_all(&frame)?;
+        data_crc.update(&frame);
+        end += frame.len() as u64;
+        index.extend(end.to_le_bytes());
+        index.extend(block_crc(block, &frame).to_le_bytes());
+        Ok(())
+    })?;
+    out.write_all(&END_MAGIC)?;
+    data_crc.update(&END_MAGIC);
+    summary.bytes = end + TRAILER_LEN as u64;
+
+    let header = summary.to_bytes();
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header);
+    crc.update(&index);
+    crc.combine(&data_crc);
+    out.write_all(&crc.finalize().to_le_bytes())?;
+    out.seek(SeekFrom::Start(0))?;
+    out.write_all(&header)?;
+    out.write_all(&index)?;
+    out.seek(SeekFrom::Start(summary.bytes))?;
+    debug_assert_eq!(HEADER_LEN + index.len(), data_start as usize);
+    Ok(summary)
+}
+
+/// Compresses every block, on several threads, and hands them to `sink` in
+/// block order.
+fn compress_blocks(
+    values: &[u16],
+    summary: &TableSummary,
+    options: &WriteOptions,
+    mut sink: impl FnMut(u32, Vec<u8>) -> Result<(), FileError>,
+) -> Result<(), FileError> {
+    let per = summary.block_slots as usize;
+    let codes = |block: u32| {
+        let start = block as usize * per;
+        &values[start..(start + per).min(values.len())]
+    };
+    let compressor = || -> io::Result<zstd::bulk::Compressor<'static>> {
+        let mut c = zstd::bulk::Compressor::new(options.level)?;
+        // Every block's length is known from the header.
+        c.set_parameter(zstd::stream::raw::CParameter::ContentSizeFlag(false))?;
+        Ok(c)
+    };
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(summary.blocks.max(1) as usize);
+    if threads <= 1 {
+        let mut c = compressor()?;
+        for block in 0..summary.blocks {
+            sink(
+                block,
+                c.compress(&raw_block(codes(block), summary.encoding))?,
+            )?;
+        }
+        return Ok(());
+    }
+    let next = AtomicU32::new(0);
+    let (tx, rx) = mpsc::sync_channel::<(u32, io::Result<Vec<u8>>)>(2 * threads);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || {
+                let mut c = match compressor() {
+                    Ok(c) => c,
+                    Err(e) => return drop(tx.send((next.fetch_add(1, Ordering::Relaxed), Err(e)))),
+                };
+                loop {
+                    let block = next.fetch_add(1, Ordering::Relaxed);
+                    if block >= summary.blocks {
+                        return;
+                    }
+                    let frame = c.compress(&raw_block(codes(block), summary.encoding));
+                    if tx.send((block, frame)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Blocks arrive out of order; at most a few per thread wait here.
+        let mut pending = BTreeMap::new();
+        let mut want = 0;
+        for (block, frame) in rx {
+            pending.insert(block, frame);
+            while let Some(frame) = pending.remove(&want) {
+                sink(want, frame?)?;
+                want += 1;
+            }
+        }
+        if want != summary.blocks {
+            return Err(FileError::Io(io::Error::other(
+                "a compression thread failed",
+            )));
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,136 @@
+//! Damaged tables: every damage is an error, never a wrong value, never a panic.
+
+mod table_synthetic;
+
+use moulin_probe::error::{FileError, ProbeError};
+use moulin_probe::table::{encode_table, Table, WriteOptions};
+use moulin_probe::{write_table, Rules, Sector, Tablebase};
+use table_synthetic::values;
+
+fn small_table() -> (Vec<u16>, Vec<u8>) {
+    let s: Sector = "2v2h7v7".parse().unwrap();
+    let codes = values(s, 300, 11);
+    let options = WriteOptions {
+        level: 3,
+        block_bytes: 256,
+        ..WriteOptions::default()
+    };
+    let bytes = encode_table(s, Rules::default(), &codes, &options).unwrap();
+    (codes, bytes)
+}
+
+/// Either the damaged table fails to open, or every read gives the right
+/// value or an error, and the full decode or checksum fails.
+fn check_damaged(codes: &[u16], bytes: Vec<u8>, what: &str) {
+    let Ok(table) = Table::new(bytes) else { return };
+    assert!(table.decode_all().is_err(), "{what}: decode_all passed");
+    assert!(table.check_checksum().is_err(), "{what}: checksum passed");
+    let per = table.summary().block_slots as usize;
+    for block_start in (0..codes.len()).step_by(per) {
+        let end = (block_start + per).min(codes.len());
+        for slot in [block_start, end - 1] {
+            if let Ok(code) = table.get(slot as u64) {
+                assert_eq!(code, codes[slot], "{what}: wrong value at slot {slot}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_flipped_byte_is_detected() {
+    let (codes, bytes) = small_table();
+    assert!(Table::new(bytes.clone()).unwrap().summary().blocks > 5);
+    for at in 0..bytes.len() {
+        for flip in [0x01, 0x80, 0xFF] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= flip;
+            check_damaged(&codes, damaged, &format!("byte {at} ^ {flip:#x}"));
+        }
+    }
+}
+
+#[test]
+fn truncated_and_extended_files_do_not_open() {
+    let (_, bytes) = small_table();
+    for len in 0..bytes.len() {
+        assert!(Table::new(&bytes[..len]).is_err(), "truncated to {len}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(Table::new(longer), Err(FileError::Length { .. })));
+    assert!(Table::new(bytes).is_ok());
+}
+
+#[test]
+fn magic_and_version_are_named() {
+    let (_, bytes) = small_table();
+    let mut other = bytes.clone();
+    other[0] = b'X';
+    assert!(matches!(Table::new(other), Err(FileError::BadMagic)));
+    let mut future = bytes.clone();
+    future[8] = 2;
+    let err = Table::new(future).err().unwrap();
+    assert!(
+        matches!(
+            err,
+            FileError::Version {
+                expected: 1,
+                got: 2
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("version 2"), "{err}");
+}
+
+#[test]
+fn a_renamed_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let s: Sector = "3v4".parse().unwrap();
+    write_table(dir.path(), s, Rules::default(), &values(s, 50, 12)).unwrap();
+    std::fs::rename(dir.path().join("3v4.mtb"), dir.path().join("4v3.mtb")).unwrap();
+    // SAFETY: nothing writes the file while it is mapped.
+    let err = unsafe { Table::map(&dir.path().join("4v3.mtb")) }
+        .err()
+        .unwrap();
+    assert!(matches!(err, FileError::WrongSector { .. }), "{err}");
+    let err = Tablebase::open(dir.path()).err().unwrap();
+    assert!(
+        matches!(
+            err,
+            ProbeError::File {
+                source: FileError::WrongSector { .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("4v3.mtb"), "{err}");
+
+    std::fs::rename(dir.path().join("4v3.mtb"), dir.path().join("notes.mtb")).unwrap();
+    let err = Tablebase::open(dir.path()).err().unwrap();
+    assert!(err.to_string().contains("not a sector's name"), "{err}");
+}
+
+#[test]
+fn a_damaged_block_fails_the_probe_not_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let s: Sector = "3v3".parse().unwrap();
+    let codes = values(s, 100, 13);
+    write_table(dir.path(), s, Rules::default(), &codes).unwrap();
+    let path = dir.path().join("3v3.mtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 20; // inside the last block
+    bytes[last] ^= 0x10;
+    std::fs::write(&path, bytes).unwrap();
+    let tb = Tablebase::open(dir.path()).unwrap();
+    let slots = codes.len() as u64;
+    let err = tb.code(s, slots - 1).unwrap_err();
+    assert!(
+        err.to_string().contains("checksum mismatch in the block"),
+        "{err}"
+    );
+    assert_eq!(tb.code(s, 0).unwrap(), codes[0]);
+    assert!(tb.sector_values(s).is_err());
+    assert!(tb.check_checksum(s).is_err());
+}
