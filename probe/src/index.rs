@@ -282,8 +282,9 @@ impl Indexer {
             .expect("a valid position's slot decodes")
     }
 
-    /// Number of positions in the class stored at a slot (16 divided by the
-    /// stabiliser's size); cheap unless the opponent's stones are symmetric.
+    /// Number of positions in the class stored at a canonical slot (16
+    /// divided by the stabiliser's size); cheap unless the opponent's stones
+    /// are symmetric. Meaningless for a hole.
     #[inline]
     pub fn class_size(&self, sector: Sector, slot: u64) -> u32 {
         let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);

@@ -1,0 +1,323 @@
+//! Retrograde analysis of one moving-phase pair: the sectors `(a, b)` and
+//! `(b, a)`, whose non-capturing turns lead into each other, solved together
+//! once the sectors that captures lead into are known.
+//!
+//! Per slot the solver keeps a value and a counter of unresolved successors:
+//! - the value is a final code (see `moulin_probe::value`) or, while
+//!   unresolved, `UNRESOLVED | bound`, where `bound` is the longest loss the
+//!   captures into lower sectors already guarantee;
+//! - the counter counts the in-sector turns not yet known to lead to a win of
+//!   the opponent, weighted by the class size (see `weights` below); `NEVER`
+//!   marks positions that cannot lose (a capture leads to a draw or a win).
+//!
+//! Levels run in increasing distance. Level `n` holds the positions resolved
+//! with distance `n`: seeds from captures (a capture to a loss in `n - 1`
+//! wins in `n`; a position whose every turn leads to a win loses at the
+//! longest of them) and the predecessors found from level `n - 1` by un-move
+//! generation. Every distance, including those through captures, enters at
+//! its own level, so distances are exact. What is never resolved is a draw.
+//!
+//! # Weights
+//! Slots stand for symmetry classes. If `p` has `B` turns into the class of
+//! `q`, un-moving from the representative of `q` reaches positions of `p`'s
+//! class `A` times, with `A * |orbit q| = B * |orbit p|`. So counters start at
+//! `turns * |orbit p|` and each un-move from `q` takes `|orbit q|` off: they
+//! reach zero exactly when every turn has been accounted for, without
+//! indexing any successor during initialisation.
+
+use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS};
+use moulin_probe::index::Indexer;
+use moulin_probe::value::HOLE;
+use moulin_probe::{Node, Outcome, Rules, Sector};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// Flag of a value that is not resolved yet; the low bits hold a loss bound.
+const UNRESOLVED: u16 = 0x8000;
+/// Counter of a position that can never be a loss.
+const NEVER: u16 = u16::MAX;
+/// Slots handled per parallel task in the initialisation.
+const CHUNK: usize = 1 << 14;
+
+/// What the solve of a pair needs from outside: the finished lower sectors.
+pub trait LowerSectors: Sync {
+    /// Stored codes of a solved sector, by slot.
+    fn values(&self, sector: Sector) -> &[u16];
+}
+
+/// Reports progress of a pair's solve.
+pub trait Progress: Sync {
+    /// Slots initialised so far, out of `total`.
+    fn initialised(&self, done: u64, total: u64);
+    /// A level finished with this many positions resolved at it.
+    fn level(&self, level: u16, resolved: u64);
+}
+
+/// No progress reporting.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn initialised(&self, _: u64, _: u64) {}
+    fn level(&self, _: u16, _: u64) {}
+}
+
+struct SectorState {
+    sector: Sector,
+    values: Vec<AtomicU16>,
+    counters: Vec<AtomicU16>,
+    /// Positions to resolve at a later level: `level -> slots`.
+    seeds: Mutex<BTreeMap<u16, Vec<u32>>>,
+}
+
+/// Calls `f(from, to, us_after)` for every turn of the mover (no hand).
+#[inline]
+fn for_each_travel(rules: &Rules, node: &Node, mut f: impl FnMut(u32, usize, Bitboard)) {
+    let empty = ALL_POINTS & !(node.us | node.them);
+    let flies = rules.flying && node.us.count_ones() == 3;
+    for from in points(node.us) {
+        let dest = if flies { empty } else { ADJACENT[from.index()] & empty };
+        for to in points(dest) {
+            f(from.index() as u32, to.index(), node.us ^ from.bit() ^ to.bit());
+        }
+    }
+}
+
+/// Calls `f(pred, to, from)` for every position one non-capturing turn
+/// before `node` (in the partner sector, seen from its mover), where the turn
+/// moved a stone from `from` to `to`.
+#[inline]
+pub fn for_each_unmove(rules: &Rules, node: &Node, mut f: impl FnMut(Node, usize, usize)) {
+    let mover = node.them;
+    let empty = ALL_POINTS & !(node.us | node.them);
+    let flies = rules.flying && mover.count_ones() == 3;
+    for to in points(mover) {
+        if forms_mill(mover, to.index()) {
+            continue; // arriving there formed a mill: that turn captured
+        }
+        let origins = if flies { empty } else { ADJACENT[to.index()] & empty };
+        for from in points(origins) {
+            let pred = Node {
+                us: mover ^ to.bit() ^ from.bit(),
+                them: node.us,
+                us_hand: 0,
+                them_hand: 0,
+            };
+            f(pred, to.index(), from.index());
+        }
+    }
+}
+
+/// Initial state of one slot: its value, counter and the level it is a seed of.
+fn initial(rules: &Rules, lower: &dyn LowerSectors, sector: Sector, slot: u64) -> (u16, u16, Option<u16>) {
+    let ix = Indexer::get();
+    let node = ix.unindex(sector, slot).expect("slot within sector");
+    if !ix.frame(node.them).is_plain() && ix.index(&node) != slot {
+        return (HOLE, NEVER, None);
+    }
+    let orbit = ix.class_size(sector, slot);
+    let lower_sector = Sector::moving(sector.opp_board.saturating_sub(1), sector.stm_board);
+    let mut turns = 0u16;
+    let mut any = false;
+    let mut best_win = u16::MAX;
+    let mut can_draw = false;
+    let mut loss_bound = 0u16;
+    let values = if sector.opp_board > 3 { lower.values(lower_sector) } else { &[] };
+    for_each_travel(rules, &node, |_, to, us_after| {
+        any = true;
+        if !forms_mill(us_after, to) {
+            turns += 1;
+            return;
+        }
+        let victims = removable(node.them);
+        if node.them.count_ones() == 3 {
+            best_win = 1; // the victim is left with two stones
+            return;
+        }
+        // Every capture of this turn leaves the opponent to move against `us_after`.
+        let frame = ix.frame(us_after);
+        let code = frame.is_plain().then(|| frame.code(node.them));
+        for r in points(victims) {
+            let slot = match code {
+                Some(c) => frame.slot_of_code(c ^ frame.point_code(r.index())),
+                None => frame.slot(node.them ^ r.bit()),
+            };
+            match Outcome::from_code(values[slot as usize]) {
+                Some(Outcome::Loss(d)) => best_win = best_win.min(d + 1),
+                Some(Outcome::Win(d)) => loss_bound = loss_bound.max(d + 1),
+                Some(Outcome::Draw) => can_draw = true,
+                None => unreachable!("index never yields a hole"),
+            }
+        }
+    });
+    if !any {
+        return (UNRESOLVED, 0, Some(0)); // blocked: lost now
+    }
+    if best_win != u16::MAX {
+        return (UNRESOLVED, NEVER, Some(best_win));
+    }
+    if can_draw {
+        return (UNRESOLVED, NEVER, None);
+    }
+    let value = UNRESOLVED | loss_bound;
+    if turns == 0 {
+        return (value, 0, Some(loss_bound));
+    }
+    (value, turns * orbit as u16, None)
+}
+
+impl SectorState {
+    fn new(rules: &Rules, lower: &dyn LowerSectors, sector: Sector, progress: &dyn Progress, done: &std::sync::atomic::AtomicU64, total: u64) -> SectorState {
+        let n = Indexer::get().slots(sector) as usize;
+        let values: Vec<AtomicU16> = (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect();
+        let counters: Vec<AtomicU16> = (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect();
+        let seeds: Vec<(u16, u32)> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let mut local = Vec::new();
+                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                let len = range.len() as u64;
+                for slot in range {
+                    let (v, k, seed) = initial(rules, lower, sector, slot as u64);
+                    values[slot].store(v, Relaxed);
+                    counters[slot].store(k, Relaxed);
+                    if let Some(level) = seed {
+                        local.push((level, slot as u32));
+                    }
+                }
+                let now = done.fetch_add(len, Relaxed) + len;
+                progress.initialised(now, total);
+                local
+            })
+            .collect();
+        let mut by_level: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
+        for (level, slot) in seeds {
+            by_level.entry(level).or_default().push(slot);
+        }
+        SectorState { sector, values, counters, seeds: Mutex::new(by_level) }
+    }
+}
+
+/// Solves a moving-phase pair. Returns the codes of `(a, b)` and, when
+/// `a != b`, of `(b, a)`, identical whatever the number of threads.
+pub fn solve_pair(rules: &Rules, a: u8, b: u8, lower: &dyn LowerSectors, progress: &dyn Progress) -> Vec<(Sector, Vec<u16>)> {
+    let ix = Indexer::get();
+    let mut sectors = vec![Sector::moving(a, b)];
+    if a != b {
+        sectors.push(Sector::moving(b, a));
+    }
+    let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let states: Vec<SectorState> = sectors
+        .iter()
+        .map(|&s| SectorState::new(rules, lower, s, progress, &done, total))
+        .collect();
+    // The predecessors of a position of states[i] are in states[partner(i)].
+    let partner = |i: usize| if states.len() == 2 { 1 - i } else { 0 };
+
+    let mut frontier: Vec<Vec<u32>> = vec![Vec::new(); states.len()];
+    let mut level: u16 = 0;
+    loop {
+        // Seeds of this level join the positions found by the last level.
+        for (i, st) in states.iter().enumerate() {
+            let seeds = st.seeds.lock().unwrap().remove(&level).unwrap_or_default();
+            for slot in seeds {
+                if resolve(&st.values[slot as usize], level) {
+                    frontier[i].push(slot);
+                }
+            }
+        }
+        let resolved: u64 = frontier.iter().map(|f| f.len() as u64).sum();
+        progress.level(level, resolved);
+        let pending = states.iter().any(|st| !st.seeds.lock().unwrap().is_empty());
+        if resolved == 0 && !pending {
+            break;
+        }
+        let mut next: Vec<Vec<u32>> = vec![Vec::new(); states.len()];
+        for (i, slots) in frontier.iter().enumerate() {
+            let from = &states[i];
+            let to = &states[partner(i)];
+            next[partner(i)] = slots
+                .par_chunks(1 << 14)
+                .flat_map_iter(|chunk| {
+                    let mut found = Vec::with_capacity(chunk.len() * 4);
+                    for &slot in chunk {
+                        propagate(rules, from, to, slot, level, &mut found);
+                    }
+                    found
+                })
+                .collect();
+        }
+        frontier = next;
+        level += 1;
+    }
+    states
+        .into_iter()
+        .map(|st| {
+            let values = st
+                .values
+                .into_par_iter()
+                .map(|v| {
+                    let v = v.into_inner();
+                    if v != HOLE && v & UNRESOLVED != 0 { 0 } else { v }
+                })
+                .collect();
+            (st.sector, values)
+        })
+        .collect()
+}
+
+/// Resolves an unresolved slot at `level` (a win if odd, a loss if even);
+/// false if it was resolved already.
+#[inline]
+fn resolve(value: &AtomicU16, level: u16) -> bool {
+    let mut current = value.load(Relaxed);
+    loop {
+        if current & UNRESOLVED == 0 || current == HOLE {
+            return false;
+        }
+        match value.compare_exchange_weak(current, level + 1, Relaxed, Relaxed) {
+            Ok(_) => return true,
+            Err(seen) => current = seen,
+        }
+    }
+}
+
+/// Passes the news of one position resolved at `level` to its predecessors.
+#[inline]
+fn propagate(rules: &Rules, from: &SectorState, to_state: &SectorState, slot: u32, level: u16, found: &mut Vec<u32>) {
+    let ix = Indexer::get();
+    let node = ix.unindex(from.sector, slot as u64).expect("slot within sector");
+    let lost = level % 2 == 0;
+    let weight = if lost { 0 } else { ix.class_size(from.sector, slot as u64) as u16 };
+    // Every predecessor's opponent holds `node.us`: one frame ranks them all.
+    let frame = ix.frame(node.us);
+    let plain = frame.is_plain().then(|| frame.code(node.them));
+    for_each_unmove(rules, &node, |pred, to_point, from_point| {
+        let p = match plain {
+            Some(code) => frame.slot_of_code(code ^ frame.point_code(to_point) ^ frame.point_code(from_point)),
+            None => frame.slot(pred.us),
+        } as usize;
+        if lost {
+            if resolve(&to_state.values[p], level + 1) {
+                found.push(p as u32);
+            }
+            return;
+        }
+        let counter = &to_state.counters[p];
+        if counter.load(Relaxed) == NEVER {
+            return;
+        }
+        if counter.fetch_sub(weight, Relaxed) == weight {
+            // Every turn leads to a win of the opponent: lost, at the longest.
+            let bound = to_state.values[p].load(Relaxed) & !UNRESOLVED;
+            if bound <= level + 1 {
+                to_state.values[p].store(level + 2, Relaxed);
+                found.push(p as u32);
+            } else {
+                to_state.seeds.lock().unwrap().entry(bound).or_default().push(p as u32);
+            }
+        }
+    });
+}
