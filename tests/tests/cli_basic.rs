@@ -1,0 +1,169 @@
+//! The `moulin` program from the outside: `moves`, `perft` and `sectors` as a
+//! user runs them, exit codes and messages included.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The `moulin` binary of the profile these tests were built with
+/// (`target/<profile>/moulin`), built first with cargo so that it is never
+/// stale: cargo builds a package's binaries only for that package's own
+/// integration tests, and `moulin` lives in another package.
+fn moulin() -> Command {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    let binary = BINARY.get_or_init(|| {
+        let exe = std::env::current_exe().expect("path of the test binary");
+        // target/<profile>/deps/cli_basic-<hash>
+        let profile_dir = exe
+            .parent()
+            .and_then(|deps| deps.parent())
+            .expect("the test binary lies in target/<profile>/deps");
+        let target_dir = profile_dir.parent().expect("target directory");
+        let profile = profile_dir.file_name().unwrap().to_str().unwrap();
+        let cargo = option_env!("CARGO").unwrap_or("cargo");
+        let mut build = Command::new(cargo);
+        build
+            .args(["build", "--quiet", "-p", "moulin", "--bin", "moulin"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success(), "building the moulin binary failed");
+        profile_dir.join(format!("moulin{}", std::env::consts::EXE_SUFFIX))
+    });
+    Command::new(binary)
+}
+
+fn run(args: &[&str]) -> Output {
+    moulin().args(args).output().expect("moulin runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("UTF-8 output")
+}
+
+#[test]
+fn moves_of_the_seed_capture_example() {
+    let out = run(&["moves", "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut b4: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("b2-b4"))
+        .collect();
+    b4.sort_unstable();
+    assert_eq!(b4, ["b2-b4xc3", "b2-b4xe4", "b2-b4xg4"]);
+    for line in &lines {
+        assert!(line.parse::<moulin_probe::Move>().is_ok(), "{line}");
+    }
+    assert_eq!(lines.len(), 13);
+}
+
+#[test]
+fn moves_of_the_start_and_without_flying() {
+    let out = run(&["moves", "W: B: w 9 9"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).lines().count(), 24);
+    let position = "W:a1,d1,g7 B:b2,d2,f2,d6 w";
+    assert_eq!(stdout(&run(&["moves", position])).lines().count(), 51);
+    let out = run(&["moves", "--no-flying", position]);
+    let mut lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    lines.sort();
+    assert_eq!(lines, ["a1-a4", "d1-g1", "g7-d7", "g7-g4"]);
+}
+
+#[test]
+fn moves_report_a_finished_game() {
+    let out = run(&["moves", "W:a1,d1 B:a7,d2,g4 w"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "loss: White has fewer than three stones\n");
+    let out = run(&["moves", "W:a1,d1,g1,a4 B:a7,d2,g4,b4,c4,d7 w"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "loss: White is blocked\n");
+}
+
+#[test]
+fn invalid_positions_exit_2_with_one_line() {
+    for (position, reason) in [
+        ("W:a1,z9 B: w 9 9", "unknown point"),
+        ("W: B: b 9 9", "impossible hand counts"),
+        ("W:a1,a1 B:b2,d2,f2 w", "listed twice"),
+        ("W:a1,d1 B:b2,d2,f2 b", "game ended before"),
+        ("nonsense", "malformed"),
+    ] {
+        for args in [vec!["moves", position], vec!["perft", "2", position]] {
+            let out = run(&args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert!(out.stdout.is_empty(), "{args:?}");
+            let err = stderr(&out);
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.contains(reason), "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn perft_from_the_start() {
+    for (depth, count) in [(1, 24), (2, 552), (3, 12_144), (4, 255_024)] {
+        let out = run(&["perft", &depth.to_string()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out).trim(), count.to_string(), "depth {depth}");
+    }
+    let out = run(&["perft", "3", "W: B: w 9 9", "--threads", "1"]);
+    assert_eq!(stdout(&out).trim(), "12144");
+}
+
+#[test]
+fn perft_divide_and_finished_games() {
+    let out = run(&["perft", "2", "--divide"]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 25);
+    assert!(lines[..24].iter().all(|l| l.ends_with(" 23")));
+    assert_eq!(lines[24], "552");
+    let out = run(&["perft", "3", "W:a1,d1,g1,a4 B:a7,d2,g4,b4,c4,d7 w"]);
+    assert_eq!(stdout(&out).trim(), "0");
+}
+
+#[test]
+fn sectors_table_and_json() {
+    let out = run(&["sectors", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = rows.as_array().expect("a list");
+    assert_eq!(rows.len(), 49);
+    assert_eq!(rows[0]["sector"], "3v3");
+    let total = |key: &str| rows.iter().map(|r| r[key].as_u64().unwrap()).sum::<u64>();
+    let classes = total("classes");
+    assert!((8.8e9..9.0e9).contains(&(classes as f64)), "{classes}");
+    assert!(total("slots") >= classes);
+    let positions = total("positions");
+    assert!(positions <= 16 * classes && positions > 15 * classes);
+    for row in rows {
+        for key in ["stm_board", "opp_board", "stm_hand", "opp_hand"] {
+            assert!(row[key].is_u64(), "{key}");
+        }
+    }
+    let out = run(&["sectors", "--all", "--json"]);
+    let all: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(all.as_array().unwrap().len() > 49);
+    let out = run(&["sectors"]);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 51);
+    assert!(text.lines().last().unwrap().starts_with("total"));
+}
