@@ -1,10 +1,93 @@
-//! `moulin solve`.
+//! `moulin solve`: solve sectors and write their tables, resumably.
+
+use crate::solve::{solve_moving, SolveOptions, SolveReport};
+use moulin_probe::Rules;
+use std::path::PathBuf;
 
 /// Arguments of `moulin solve`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Solve the moving phase up to this many stones a side (3..=9). The
+    /// default, 5, takes about a minute on two cores.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(3..=9))]
+    pub max_stones: u8,
+    /// Solve the whole moving phase (same as `--max-stones 9`).
+    #[arg(long, conflicts_with = "max_stones")]
+    pub moving: bool,
+    /// Directory of the tables (created if missing; finished tables are kept
+    /// and skipped).
+    #[arg(long, default_value = "data/tables")]
+    pub dir: PathBuf,
+    /// Worker threads (default: one per core). The tables do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Rule option: a player with three stones moves like everyone else.
+    #[arg(long)]
+    pub no_flying: bool,
+    /// No progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
 
 /// Runs `moulin solve`.
-pub fn run(_args: &Args) -> super::Outcome {
-    anyhow::bail!("`moulin solve` is not built yet")
+pub fn run(args: &Args) -> super::Outcome {
+    let options = SolveOptions {
+        dir: args.dir.clone(),
+        max_stones: if args.moving { 9 } else { args.max_stones },
+        rules: Rules {
+            flying: !args.no_flying,
+        },
+        threads: args.threads,
+        progress: !args.quiet,
+    };
+    let report = solve_moving(&options)?;
+    print_report(&report);
+    Ok(true)
+}
+
+fn print_report(report: &SolveReport) {
+    println!(
+        "{:>8} {:>13} {:>13} {:>13} {:>13} {:>8} {:>8} {:>9}",
+        "sector", "classes", "wins", "losses", "draws", "max win", "max loss", "time"
+    );
+    let mut totals = [0u64; 4];
+    let mut longest = 0u16;
+    for s in &report.sectors {
+        let sum = &s.summary;
+        let c = sum.classes;
+        totals[0] += c.total();
+        totals[1] += c.win;
+        totals[2] += c.loss;
+        totals[3] += c.draw;
+        longest = longest.max(sum.max_win.unwrap_or(0));
+        let dist = |d: Option<u16>| d.map_or("-".to_string(), |d| d.to_string());
+        let time = if s.solved_now {
+            format!("{:.1}s", s.time.as_secs_f64())
+        } else {
+            "on disk".into()
+        };
+        println!(
+            "{:>8} {:>13} {:>13} {:>13} {:>13} {:>8} {:>8} {:>9}",
+            sum.sector.name(),
+            c.total(),
+            c.win,
+            c.loss,
+            c.draw,
+            dist(sum.max_win),
+            dist(sum.max_loss),
+            time
+        );
+    }
+    let secs = report.time.as_secs_f64();
+    let solved = report.slots_solved();
+    println!(
+        "{:>8} {:>13} {:>13} {:>13} {:>13} {:>8}",
+        "total", totals[0], totals[1], totals[2], totals[3], longest
+    );
+    println!(
+        "solved {solved} slots in {secs:.1}s ({:.0} positions/s); {} sectors, {} already on disk",
+        solved as f64 / secs.max(1e-9),
+        report.sectors.len(),
+        report.sectors.iter().filter(|s| !s.solved_now).count()
+    );
 }

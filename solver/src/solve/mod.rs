@@ -1,7 +1,10 @@
 //! The solver: sectors in dependency order, each moving-phase pair by
 //! retrograde analysis (`retro`), written as tables.
 
+pub mod driver;
 pub mod retro;
+
+pub use driver::{solve_moving, SolveOptions, SolveReport};
 
 use moulin_probe::{Rules, Sector};
 use retro::LowerSectors;
@@ -68,4 +71,3 @@ pub fn solve_moving_in_memory(rules: &Rules, max: u8) -> Solved {
     }
     solved
 }
-

@@ -77,9 +77,17 @@ fn for_each_travel(rules: &Rules, node: &Node, mut f: impl FnMut(u32, usize, Bit
     let empty = ALL_POINTS & !(node.us | node.them);
     let flies = rules.flying && node.us.count_ones() == 3;
     for from in points(node.us) {
-        let dest = if flies { empty } else { ADJACENT[from.index()] & empty };
+        let dest = if flies {
+            empty
+        } else {
+            ADJACENT[from.index()] & empty
+        };
         for to in points(dest) {
-            f(from.index() as u32, to.index(), node.us ^ from.bit() ^ to.bit());
+            f(
+                from.index() as u32,
+                to.index(),
+                node.us ^ from.bit() ^ to.bit(),
+            );
         }
     }
 }
@@ -96,7 +104,11 @@ pub fn for_each_unmove(rules: &Rules, node: &Node, mut f: impl FnMut(Node, usize
         if forms_mill(mover, to.index()) {
             continue; // arriving there formed a mill: that turn captured
         }
-        let origins = if flies { empty } else { ADJACENT[to.index()] & empty };
+        let origins = if flies {
+            empty
+        } else {
+            ADJACENT[to.index()] & empty
+        };
         for from in points(origins) {
             let pred = Node {
                 us: mover ^ to.bit() ^ from.bit(),
@@ -110,7 +122,12 @@ pub fn for_each_unmove(rules: &Rules, node: &Node, mut f: impl FnMut(Node, usize
 }
 
 /// Initial state of one slot: its value, counter and the level it is a seed of.
-fn initial(rules: &Rules, lower: &dyn LowerSectors, sector: Sector, slot: u64) -> (u16, u16, Option<u16>) {
+fn initial(
+    rules: &Rules,
+    lower: &dyn LowerSectors,
+    sector: Sector,
+    slot: u64,
+) -> (u16, u16, Option<u16>) {
     let ix = Indexer::get();
     let node = ix.unindex(sector, slot).expect("slot within sector");
     if !ix.frame(node.them).is_plain() && ix.index(&node) != slot {
@@ -123,7 +140,11 @@ fn initial(rules: &Rules, lower: &dyn LowerSectors, sector: Sector, slot: u64) -
     let mut best_win = u16::MAX;
     let mut can_draw = false;
     let mut loss_bound = 0u16;
-    let values = if sector.opp_board > 3 { lower.values(lower_sector) } else { &[] };
+    let values = if sector.opp_board > 3 {
+        lower.values(lower_sector)
+    } else {
+        &[]
+    };
     for_each_travel(rules, &node, |_, to, us_after| {
         any = true;
         if !forms_mill(us_after, to) {
@@ -168,7 +189,14 @@ fn initial(rules: &Rules, lower: &dyn LowerSectors, sector: Sector, slot: u64) -
 }
 
 impl SectorState {
-    fn new(rules: &Rules, lower: &dyn LowerSectors, sector: Sector, progress: &dyn Progress, done: &std::sync::atomic::AtomicU64, total: u64) -> SectorState {
+    fn new(
+        rules: &Rules,
+        lower: &dyn LowerSectors,
+        sector: Sector,
+        progress: &dyn Progress,
+        done: &std::sync::atomic::AtomicU64,
+        total: u64,
+    ) -> SectorState {
         let n = Indexer::get().slots(sector) as usize;
         let values: Vec<AtomicU16> = (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect();
         let counters: Vec<AtomicU16> = (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect();
@@ -195,13 +223,24 @@ impl SectorState {
         for (level, slot) in seeds {
             by_level.entry(level).or_default().push(slot);
         }
-        SectorState { sector, values, counters, seeds: Mutex::new(by_level) }
+        SectorState {
+            sector,
+            values,
+            counters,
+            seeds: Mutex::new(by_level),
+        }
     }
 }
 
 /// Solves a moving-phase pair. Returns the codes of `(a, b)` and, when
 /// `a != b`, of `(b, a)`, identical whatever the number of threads.
-pub fn solve_pair(rules: &Rules, a: u8, b: u8, lower: &dyn LowerSectors, progress: &dyn Progress) -> Vec<(Sector, Vec<u16>)> {
+pub fn solve_pair(
+    rules: &Rules,
+    a: u8,
+    b: u8,
+    lower: &dyn LowerSectors,
+    progress: &dyn Progress,
+) -> Vec<(Sector, Vec<u16>)> {
     let ix = Indexer::get();
     let mut sectors = vec![Sector::moving(a, b)];
     if a != b {
@@ -260,7 +299,11 @@ pub fn solve_pair(rules: &Rules, a: u8, b: u8, lower: &dyn LowerSectors, progres
                 .into_par_iter()
                 .map(|v| {
                     let v = v.into_inner();
-                    if v != HOLE && v & UNRESOLVED != 0 { 0 } else { v }
+                    if v != HOLE && v & UNRESOLVED != 0 {
+                        0
+                    } else {
+                        v
+                    }
                 })
                 .collect();
             (st.sector, values)
@@ -286,17 +329,32 @@ fn resolve(value: &AtomicU16, level: u16) -> bool {
 
 /// Passes the news of one position resolved at `level` to its predecessors.
 #[inline]
-fn propagate(rules: &Rules, from: &SectorState, to_state: &SectorState, slot: u32, level: u16, found: &mut Vec<u32>) {
+fn propagate(
+    rules: &Rules,
+    from: &SectorState,
+    to_state: &SectorState,
+    slot: u32,
+    level: u16,
+    found: &mut Vec<u32>,
+) {
     let ix = Indexer::get();
-    let node = ix.unindex(from.sector, slot as u64).expect("slot within sector");
+    let node = ix
+        .unindex(from.sector, slot as u64)
+        .expect("slot within sector");
     let lost = level % 2 == 0;
-    let weight = if lost { 0 } else { ix.class_size(from.sector, slot as u64) as u16 };
+    let weight = if lost {
+        0
+    } else {
+        ix.class_size(from.sector, slot as u64) as u16
+    };
     // Every predecessor's opponent holds `node.us`: one frame ranks them all.
     let frame = ix.frame(node.us);
     let plain = frame.is_plain().then(|| frame.code(node.them));
     for_each_unmove(rules, &node, |pred, to_point, from_point| {
         let p = match plain {
-            Some(code) => frame.slot_of_code(code ^ frame.point_code(to_point) ^ frame.point_code(from_point)),
+            Some(code) => {
+                frame.slot_of_code(code ^ frame.point_code(to_point) ^ frame.point_code(from_point))
+            }
             None => frame.slot(pred.us),
         } as usize;
         if lost {
@@ -316,7 +374,13 @@ fn propagate(rules: &Rules, from: &SectorState, to_state: &SectorState, slot: u3
                 to_state.values[p].store(level + 2, Relaxed);
                 found.push(p as u32);
             } else {
-                to_state.seeds.lock().unwrap().entry(bound).or_default().push(p as u32);
+                to_state
+                    .seeds
+                    .lock()
+                    .unwrap()
+                    .entry(bound)
+                    .or_default()
+                    .push(p as u32);
             }
         }
     });

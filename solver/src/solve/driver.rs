@@ -1,0 +1,275 @@
+//! Runs a solve: the sectors in dependency order, skipping those whose tables
+//! are already complete and intact, each pair solved and written before the
+//! next starts, so an interrupted run loses only the pair in progress.
+
+use super::retro::{self, LowerSectors, Progress};
+use super::Solved;
+use anyhow::{bail, Context};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use moulin_probe::index::Indexer;
+use moulin_probe::table::{write_table_with, TableSummary, WriteOptions};
+use moulin_probe::{Rules, Sector, Tablebase};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// zstd level of the solver's tables: a little larger files than level 19,
+/// written many times faster.
+pub const SOLVER_LEVEL: i32 = 12;
+
+/// What to solve and where.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Directory of the tables.
+    pub dir: PathBuf,
+    /// Largest number of stones a side in the moving phase (3..=9).
+    pub max_stones: u8,
+    /// Rule options.
+    pub rules: Rules,
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
+    /// Show progress bars on standard error.
+    pub progress: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            dir: PathBuf::from("data/tables"),
+            max_stones: 5,
+            rules: Rules::default(),
+            threads: None,
+            progress: false,
+        }
+    }
+}
+
+/// One sector of a solve and what became of it.
+#[derive(Clone, Debug)]
+pub struct SectorReport {
+    /// The table's header.
+    pub summary: TableSummary,
+    /// Whether it was solved in this run (else found complete on disk).
+    pub solved_now: bool,
+    /// Time spent on its pair, if solved now (shared by both sectors of a pair).
+    pub time: Duration,
+}
+
+/// What a solve did.
+#[derive(Clone, Debug, Default)]
+pub struct SolveReport {
+    /// Every sector asked for, in solving order.
+    pub sectors: Vec<SectorReport>,
+    /// Time of the whole run.
+    pub time: Duration,
+}
+
+impl SolveReport {
+    /// Slots solved in this run.
+    pub fn slots_solved(&self) -> u64 {
+        self.sectors
+            .iter()
+            .filter(|s| s.solved_now)
+            .map(|s| s.summary.slots)
+            .sum()
+    }
+}
+
+struct Bars {
+    multi: MultiProgress,
+    overall: ProgressBar,
+}
+
+struct PairProgress<'a> {
+    bar: ProgressBar,
+    overall: Option<&'a ProgressBar>,
+    base: u64,
+}
+
+impl Progress for PairProgress<'_> {
+    fn initialised(&self, done: u64, total: u64) {
+        self.bar.set_length(total);
+        self.bar.set_position(done);
+        if let Some(o) = self.overall {
+            o.set_position(self.base + done / 2);
+        }
+    }
+
+    fn level(&self, level: u16, resolved: u64) {
+        self.bar
+            .set_message(format!("level {level}: {resolved} resolved"));
+        self.bar.tick();
+    }
+}
+
+fn bar_style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .progress_chars("=> ")
+}
+
+/// Solves the moving-phase sectors up to `options.max_stones` a side,
+/// writing one table per sector into `options.dir`.
+pub fn solve_moving(options: &SolveOptions) -> anyhow::Result<SolveReport> {
+    if !(3..=9).contains(&options.max_stones) {
+        bail!(
+            "--max-stones must be between 3 and 9, not {}",
+            options.max_stones
+        );
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = options.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().context("starting the worker threads")?;
+    pool.install(|| run(options))
+}
+
+fn open_tables(options: &SolveOptions) -> anyhow::Result<Tablebase> {
+    let tb = Tablebase::open(&options.dir)
+        .with_context(|| format!("reading the tables in {}", options.dir.display()))?;
+    tb.with_rules(options.rules).with_context(|| {
+        format!(
+            "the tables in {} were solved under other rules",
+            options.dir.display()
+        )
+    })
+}
+
+fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
+    let start = Instant::now();
+    std::fs::create_dir_all(&options.dir)
+        .with_context(|| format!("creating {}", options.dir.display()))?;
+    let ix = Indexer::get();
+    let pairs = super::moving_pairs(options.max_stones);
+    let pair_sectors = |&(a, b): &(u8, u8)| -> Vec<Sector> {
+        if a == b {
+            vec![Sector::moving(a, b)]
+        } else {
+            vec![Sector::moving(a, b), Sector::moving(b, a)]
+        }
+    };
+    let total: u64 = pairs
+        .iter()
+        .flat_map(pair_sectors)
+        .map(|s| ix.slots(s))
+        .sum();
+    let bars = options.progress.then(|| {
+        let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+        let overall = multi.add(ProgressBar::new(total));
+        overall.set_style(bar_style(
+            "{prefix:>8} [{elapsed_precise}] [{bar:40}] {percent:>3}% eta {eta_precise} {msg}",
+        ));
+        overall.set_prefix("all");
+        Bars { multi, overall }
+    });
+    let write_options = WriteOptions {
+        level: SOLVER_LEVEL,
+        threads: options.threads.unwrap_or(0),
+        ..WriteOptions::default()
+    };
+
+    let mut report = SolveReport::default();
+    let mut solved = Solved::default();
+    let mut done_slots = 0u64;
+    for (i, pair) in pairs.iter().enumerate() {
+        let sectors = pair_sectors(pair);
+        let pair_slots: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
+        let tb = open_tables(options)?;
+        let mut finished = Vec::new();
+        for &s in &sectors {
+            if let Ok(summary) = tb.summary(s) {
+                tb.check_checksum(s).with_context(|| {
+                    format!("table {} is damaged: delete it to solve it again", s.name())
+                })?;
+                finished.push(*summary);
+            }
+        }
+        if finished.len() == sectors.len() {
+            for summary in finished {
+                report.sectors.push(SectorReport {
+                    summary,
+                    solved_now: false,
+                    time: Duration::ZERO,
+                });
+            }
+            done_slots += pair_slots;
+            if let Some(b) = &bars {
+                b.overall.set_position(done_slots);
+            }
+            continue;
+        }
+        // Keep in memory only what this pair and the later ones read.
+        let later: BTreeSet<Sector> = pairs[i..]
+            .iter()
+            .flat_map(|&(a, b)| super::pair_needs(a, b))
+            .collect();
+        solved.retain(|s| later.contains(&s));
+        for need in super::pair_needs(pair.0, pair.1) {
+            if solved.get(need).is_none() {
+                let values = tb
+                    .sector_values(need)
+                    .with_context(|| format!("reading the finished sector {need}"))?;
+                solved.insert(need, values);
+            }
+        }
+        let pair_start = Instant::now();
+        let bar = match &bars {
+            Some(b) => {
+                let bar = b.multi.add(ProgressBar::new(pair_slots));
+                bar.set_style(bar_style(
+                    "{prefix:>8} [{elapsed_precise}] [{bar:40}] {pos}/{len} {msg}",
+                ));
+                bar.set_prefix(
+                    sectors
+                        .iter()
+                        .map(|s| s.name())
+                        .collect::<Vec<_>>()
+                        .join("+"),
+                );
+                bar
+            }
+            None => ProgressBar::hidden(),
+        };
+        let progress = PairProgress {
+            bar: bar.clone(),
+            overall: bars.as_ref().map(|b| &b.overall),
+            base: done_slots,
+        };
+        let results = retro::solve_pair(
+            &options.rules,
+            pair.0,
+            pair.1,
+            &solved as &dyn LowerSectors,
+            &progress,
+        );
+        bar.set_message("writing");
+        let time = pair_start.elapsed();
+        for (sector, values) in results {
+            let summary =
+                write_table_with(&options.dir, sector, options.rules, &values, &write_options)
+                    .with_context(|| {
+                        format!(
+                            "writing the table of {sector} into {}",
+                            options.dir.display()
+                        )
+                    })?;
+            report.sectors.push(SectorReport {
+                summary,
+                solved_now: true,
+                time,
+            });
+            solved.insert(sector, values);
+        }
+        bar.finish_and_clear();
+        done_slots += pair_slots;
+        if let Some(b) = &bars {
+            b.overall.set_position(done_slots);
+        }
+    }
+    if let Some(b) = &bars {
+        b.overall.finish_and_clear();
+    }
+    report.time = start.elapsed();
+    Ok(report)
+}
