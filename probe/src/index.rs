@@ -268,6 +268,29 @@ impl Indexer {
         })
     }
 
+    /// The positions stored at the slots `range` of a sector, with their
+    /// slots, in order: as `unindex` slot by slot, but much faster.
+    pub fn positions(&self, sector: Sector, range: std::ops::Range<u64>) -> Positions<'_> {
+        let end = range.end.min(self.slots(sector));
+        let start = range.start.min(end);
+        let mut it = Positions {
+            ix: self,
+            sector,
+            slot: start,
+            end,
+            orbit: 0,
+            code: 0,
+            free: [0; POINTS],
+        };
+        if let Some(node) = self.unindex(sector, start).filter(|_| start < end) {
+            let per_orbit = BINOMIAL[POINTS - sector.opp_board as usize][sector.stm_board as usize];
+            it.orbit = (start / per_orbit) as usize;
+            it.code = compress(node.us, node.them);
+            it.load_orbit();
+        }
+        it
+    }
+
     /// Whether a slot holds the representative of its class (not a hole).
     pub fn is_canonical(&self, sector: Sector, slot: u64) -> bool {
         match self.unindex(sector, slot) {
@@ -313,6 +336,78 @@ impl Indexer {
         Symmetries::all()
             .filter(|&g| sym.map(g, node.us) == node.us && sym.map(g, node.them) == node.them)
             .count() as u32
+    }
+}
+
+/// The positions of a run of consecutive slots, in slot order, without
+/// decoding each slot from scratch (see `Indexer::positions`).
+pub struct Positions<'a> {
+    ix: &'a Indexer,
+    sector: Sector,
+    slot: u64,
+    end: u64,
+    orbit: usize,
+    code: Bitboard,
+    free: [u8; POINTS],
+}
+
+impl<'a> Positions<'a> {
+    fn load_orbit(&mut self) {
+        let rep = self.ix.reps[self.sector.opp_board as usize][self.orbit];
+        let mut n = 0;
+        for p in 0..POINTS {
+            if rep & (1 << p) == 0 {
+                self.free[n] = p as u8;
+                n += 1;
+            }
+        }
+    }
+}
+
+impl Iterator for Positions<'_> {
+    type Item = (u64, Node);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u64, Node)> {
+        if self.slot >= self.end {
+            return None;
+        }
+        let (a, b) = (self.sector.stm_board as usize, self.sector.opp_board as usize);
+        let mut us = 0;
+        let mut c = self.code;
+        while c != 0 {
+            us |= 1 << self.free[c.trailing_zeros() as usize];
+            c &= c - 1;
+        }
+        let item = (
+            self.slot,
+            Node {
+                us,
+                them: self.ix.reps[b][self.orbit],
+                us_hand: self.sector.stm_hand,
+                them_hand: self.sector.opp_hand,
+            },
+        );
+        self.slot += 1;
+        // The next set of `a` free points in colexicographic order (Gosper's hack).
+        let limit = 1u32 << (POINTS - b);
+        let next = if a == 0 {
+            limit
+        } else {
+            let low = self.code & self.code.wrapping_neg();
+            let ripple = self.code + low;
+            (((ripple ^ self.code) >> 2) / low) | ripple
+        };
+        if next >= limit || a == 0 {
+            self.orbit += 1;
+            self.code = (1 << a) - 1;
+            if self.slot < self.end {
+                self.load_orbit();
+            }
+        } else {
+            self.code = next;
+        }
+        Some(item)
     }
 }
 
@@ -494,6 +589,19 @@ mod tests {
                 }
             }
             assert_eq!(canonical, count_classes(sector), "{sector}");
+        }
+    }
+
+    #[test]
+    fn positions_iterate_like_unindex() {
+        let ix = Indexer::get();
+        for sector in [Sector::moving(3, 3), Sector::moving(0, 2), Sector::moving(2, 0), Sector::moving(4, 5)] {
+            let n = ix.slots(sector);
+            for (start, end) in [(0, n), (n / 3, n / 3 + 1000), (n.saturating_sub(5), n + 10)] {
+                let got: Vec<_> = ix.positions(sector, start..end).collect();
+                let want: Vec<_> = (start..end.min(n)).map(|s| (s, ix.unindex(sector, s).unwrap())).collect();
+                assert_eq!(got, want, "{sector} {start}..{end}");
+            }
         }
     }
 }

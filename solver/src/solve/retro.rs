@@ -124,27 +124,21 @@ pub fn for_each_unmove(rules: &Rules, node: &Node, mut f: impl FnMut(Node, usize
 /// Initial state of one slot: its value, counter and the level it is a seed of.
 fn initial(
     rules: &Rules,
-    lower: &dyn LowerSectors,
+    ix: &Indexer,
+    values: &[u16],
     sector: Sector,
     slot: u64,
+    node: Node,
 ) -> (u16, u16, Option<u16>) {
-    let ix = Indexer::get();
-    let node = ix.unindex(sector, slot).expect("slot within sector");
     if !ix.frame(node.them).is_plain() && ix.index(&node) != slot {
         return (HOLE, NEVER, None);
     }
     let orbit = ix.class_size(sector, slot);
-    let lower_sector = Sector::moving(sector.opp_board.saturating_sub(1), sector.stm_board);
     let mut turns = 0u16;
     let mut any = false;
     let mut best_win = u16::MAX;
     let mut can_draw = false;
     let mut loss_bound = 0u16;
-    let values = if sector.opp_board > 3 {
-        lower.values(lower_sector)
-    } else {
-        &[]
-    };
     for_each_travel(rules, &node, |_, to, us_after| {
         any = true;
         if !forms_mill(us_after, to) {
@@ -198,6 +192,9 @@ impl SectorState {
         total: u64,
     ) -> SectorState {
         let n = Indexer::get().slots(sector) as usize;
+        // Captures lead the opponent to move in the sector with one stone fewer.
+        let lower_sector = Sector::moving(sector.opp_board.saturating_sub(1), sector.stm_board);
+        let lower_values = if sector.opp_board > 3 { lower.values(lower_sector) } else { &[] };
         let values: Vec<AtomicU16> = (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect();
         let counters: Vec<AtomicU16> = (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect();
         let seeds: Vec<(u16, u32)> = (0..n.div_ceil(CHUNK))
@@ -206,8 +203,10 @@ impl SectorState {
                 let mut local = Vec::new();
                 let range = c * CHUNK..((c + 1) * CHUNK).min(n);
                 let len = range.len() as u64;
-                for slot in range {
-                    let (v, k, seed) = initial(rules, lower, sector, slot as u64);
+                let ix = Indexer::get();
+                for (slot, node) in ix.positions(sector, range.start as u64..range.end as u64) {
+                    let slot = slot as usize;
+                    let (v, k, seed) = initial(rules, ix, lower_values, sector, slot as u64, node);
                     values[slot].store(v, Relaxed);
                     counters[slot].store(k, Relaxed);
                     if let Some(level) = seed {
