@@ -231,16 +231,14 @@ impl Symmetries {
             }
         }
         let mut bytes = [[[0; 256]; 3]; SYMMETRY_COUNT];
-        for s in 0..SYMMETRY_COUNT {
-            for chunk in 0..3 {
-                for b in 0..256usize {
-                    let mut out = 0;
+        for (perm, tables) in perms.iter().zip(bytes.iter_mut()) {
+            for (chunk, table) in tables.iter_mut().enumerate() {
+                for (b, out) in table.iter_mut().enumerate() {
                     for bit in 0..8 {
                         if b & (1 << bit) != 0 {
-                            out |= 1 << perms[s][chunk * 8 + bit];
+                            *out |= 1 << perm[chunk * 8 + bit];
                         }
                     }
-                    bytes[s][chunk][b] = out;
                 }
             }
         }
@@ -318,9 +316,9 @@ mod tests {
     fn thirty_two_adjacencies_and_sixteen_mills() {
         let degree: u32 = ADJACENT.iter().map(|a| a.count_ones()).sum();
         assert_eq!(degree, 64);
-        for p in 0..POINTS {
-            assert!(MILLS_THROUGH[p].iter().all(|m| m & (1 << p) != 0));
-            assert_ne!(MILLS_THROUGH[p][0], MILLS_THROUGH[p][1]);
+        for (p, through) in MILLS_THROUGH.iter().enumerate() {
+            assert!(through.iter().all(|m| m & (1 << p) != 0));
+            assert_ne!(through[0], through[1]);
         }
         // Adjacent points share a row or a column and nothing lies between them.
         let d4 = Point::from_name("d4");
@@ -339,8 +337,8 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for s in Symmetries::all() {
             assert!(seen.insert(*sym.permutation(s)), "symmetries are distinct");
-            for p in 0..POINTS {
-                let img = sym.map(s, ADJACENT[p]);
+            for (p, &adjacent) in ADJACENT.iter().enumerate() {
+                let img = sym.map(s, adjacent);
                 let q = sym.map_point(s, Point(p as u8));
                 assert_eq!(img, ADJACENT[q.index()]);
             }

@@ -135,7 +135,9 @@ impl Position {
     /// Checks the invariants of `RULES.md`; the error names what is wrong.
     pub fn validate(&self) -> Result<(), PositionError> {
         if self.white & !ALL_POINTS != 0 || self.black & !ALL_POINTS != 0 {
-            return Err(PositionError::UnknownPoint("(bit outside the board)".into()));
+            return Err(PositionError::UnknownPoint(
+                "(bit outside the board)".into(),
+            ));
         }
         if let Some(p) = points(self.white & self.black).next() {
             return Err(PositionError::PointTwice(p.name().into()));
@@ -361,7 +363,10 @@ mod tests {
             ("W: B: b 9 9", "impossible hand counts"),
             ("W: B: w 9 8", "impossible hand counts"),
             ("W:a1 B:d1 x", "bad side"),
-            ("W:a1,d1,g1,b2,d2,f2,c3,d3,e3,a4 B:b6,d6,f6 b", "more than 9"),
+            (
+                "W:a1,d1,g1,b2,d2,f2,c3,d3,e3,a4 B:b6,d6,f6 b",
+                "more than 9",
+            ),
             ("W:a1 B:d1 w 9 9", "more than 9"),
             ("W:a1,d1 B:b2,d2,f2 b", "the game ended before"),
             ("W:a1", "malformed"),

@@ -58,37 +58,44 @@ impl Rules {
         if node.us_total() < 3 {
             return;
         }
-        let mut arrive = |from: Option<Point>, to: usize, us: Bitboard, us_hand: u8| {
-            let to_point = Point::new(to).unwrap();
-            if forms_mill(us, to) && node.them != 0 {
-                for r in points(removable(node.them)) {
-                    let next = Node {
-                        us: node.them & !r.bit(),
-                        them: us,
-                        us_hand: node.them_hand,
-                        them_hand: us_hand,
-                    };
-                    visit(Move { from, to: to_point, remove: Some(r) }, next);
+        // Only needed when a mill forms, then the same for every turn.
+        let mut removable_them = None;
+        let mut arrive = |from: Option<Point>, to: Point, us: Bitboard, us_hand: u8| {
+            let mut next = Node {
+                us: node.them,
+                them: us,
+                us_hand: node.them_hand,
+                them_hand: us_hand,
+            };
+            if node.them != 0 && forms_mill(us, to.index()) {
+                let victims = *removable_them.get_or_insert_with(|| removable(node.them));
+                for r in points(victims) {
+                    next.us = node.them ^ r.bit();
+                    let remove = Some(r);
+                    visit(Move { from, to, remove }, next);
                 }
             } else {
-                let next = Node {
-                    us: node.them,
-                    them: us,
-                    us_hand: node.them_hand,
-                    them_hand: us_hand,
-                };
-                visit(Move { from, to: to_point, remove: None }, next);
+                let remove = None;
+                visit(Move { from, to, remove }, next);
             }
         };
         let empty = ALL_POINTS & !(node.us | node.them);
         if node.us_hand > 0 {
             for to in points(empty) {
-                arrive(None, to.index(), node.us | to.bit(), node.us_hand - 1);
+                arrive(None, to, node.us | to.bit(), node.us_hand - 1);
+            }
+        } else if self.flies(node) {
+            for from in points(node.us) {
+                let rest = node.us ^ from.bit();
+                for to in points(empty) {
+                    arrive(Some(from), to, rest | to.bit(), 0);
+                }
             }
         } else {
             for from in points(node.us) {
-                for to in points(self.destinations(node, from.index())) {
-                    arrive(Some(from), to.index(), node.us ^ from.bit() ^ to.bit(), 0);
+                let rest = node.us ^ from.bit();
+                for to in points(ADJACENT[from.index()] & empty) {
+                    arrive(Some(from), to, rest | to.bit(), 0);
                 }
             }
         }
@@ -263,7 +270,7 @@ mod tests {
         }));
         let no_fly = Rules { flying: false };
         let pos: Position = "W:a1,d1,g7 B:b2,d2,f2,d6 w".parse().unwrap();
-        // a1-a4, d1-g1 (a mill: d6 is the only stone outside a mill), g7-g4, g7-d7.
+        // a1-a4, d1-g1, g7-g4, g7-d7 (no mill: d1 has left a1-d1-g1).
         assert_eq!(no_fly.legal_moves(&pos).len(), 4);
     }
 

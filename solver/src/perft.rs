@@ -18,7 +18,7 @@
 //! rayon (in the current thread pool); the last ply is not generated but
 //! counted in bulk from bitboards (`count_moves`).
 
-use moulin_probe::board::{forms_mill, removable, ALL_POINTS};
+use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, MILLS};
 use moulin_probe::{Move, Node, Position, Rules};
 use rayon::prelude::*;
 
@@ -90,32 +90,46 @@ pub fn count_moves(rules: &Rules, node: &Node) -> u64 {
     } else {
         1
     };
-    let mut turns = 0;
-    let mut mills = 0;
-    if node.us_hand > 0 {
-        turns = empty.count_ones();
-        let mut e = empty;
-        while e != 0 {
-            let to = e.trailing_zeros() as usize;
-            e &= e - 1;
-            mills += forms_mill(node.us | 1 << to, to) as u32;
+    let (turns, mills) = if node.us_hand > 0 {
+        (
+            empty.count_ones(),
+            closing_points(node.us, empty).count_ones(),
+        )
+    } else if rules.flies(node) {
+        let (mut turns, mut mills) = (0, 0);
+        for from in points(node.us) {
+            turns += empty.count_ones();
+            mills += closing_points(node.us ^ from.bit(), empty).count_ones();
         }
+        (turns, mills)
     } else {
-        let mut from_set = node.us;
-        while from_set != 0 {
-            let from = from_set.trailing_zeros() as usize;
-            from_set &= from_set - 1;
-            let rest = node.us ^ 1 << from;
-            let mut dest = rules.destinations(node, from);
+        let (mut turns, mut mills) = (0, 0);
+        for from in points(node.us) {
+            let rest = node.us ^ from.bit();
+            let dest = ADJACENT[from.index()] & empty;
             turns += dest.count_ones();
-            while dest != 0 {
-                let to = dest.trailing_zeros() as usize;
-                dest &= dest - 1;
-                mills += forms_mill(rest | 1 << to, to) as u32;
+            for to in points(dest) {
+                mills += forms_mill(rest | to.bit(), to.index()) as u32;
             }
         }
-    }
+        (turns, mills)
+    };
     (turns + mills * (branches - 1)) as u64
+}
+
+/// The points of `targets` where a stone would complete a mill of `stones`
+/// (each point once, even when it completes two).
+#[inline]
+fn closing_points(stones: Bitboard, targets: Bitboard) -> Bitboard {
+    let mut closing = 0;
+    for mill in MILLS {
+        let missing = mill & !stones;
+        // Exactly one point missing (or none: then `missing & targets` is empty).
+        if missing & missing.wrapping_sub(1) == 0 {
+            closing |= missing;
+        }
+    }
+    closing & targets
 }
 
 #[cfg(test)]
@@ -162,6 +176,31 @@ mod tests {
     }
 
     #[test]
+    fn bulk_count_agrees_along_the_tree() {
+        fn walk(rules: &Rules, node: &Node, depth: u32) {
+            let mut n = 0;
+            rules.for_each_move(node, |_, next| {
+                n += 1;
+                if depth > 0 {
+                    walk(rules, &next, depth - 1);
+                }
+            });
+            assert_eq!(count_moves(rules, node), n, "{node:?}");
+        }
+        for text in [
+            "W:a1,d1,b2 B:g7,d7,f6 w 6 6",
+            "W:a1,d1,a7 B:b2,d2,f2,d6 w",
+            "W:a1,g1,a7 B:b2,d2,f2 b",
+            "W:a1,d1,g1,b4,d6 B:a4,a7,d7,g7 b",
+            "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w",
+        ] {
+            for rules in [Rules { flying: true }, Rules { flying: false }] {
+                walk(&rules, &pos(text).node(), 3);
+            }
+        }
+    }
+
+    #[test]
     fn finished_games_stop_the_path() {
         let rules = Rules::default();
         // White is blocked: no path of length 1 or more.
@@ -178,7 +217,11 @@ mod tests {
             if rules.is_lost(&next) {
                 finishing += 1
             } else {
-                others += perft(&rules, &Position::from_node(next, moulin_probe::Side::Black), 1)
+                others += perft(
+                    &rules,
+                    &Position::from_node(next, moulin_probe::Side::Black),
+                    1,
+                )
             }
         });
         assert!(finishing > 0);
