@@ -25,6 +25,10 @@ use rayon::prelude::*;
 /// Below this remaining depth a subtree is counted on one thread.
 const PARALLEL_DEPTH: u32 = 4;
 
+/// Plies from the root whose nodes are split among threads: from the start,
+/// 24 * 23 * 22 tasks, plenty to balance, few enough to cost nothing.
+const PARALLEL_PLIES: u32 = 3;
+
 /// Number of move paths of exactly `depth` turns from `pos` (see the module
 /// documentation for finished games).
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
@@ -33,7 +37,7 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
 
 /// `perft` from a position seen from the player to move.
 pub fn perft_node(rules: &Rules, node: &Node, depth: u32) -> u64 {
-    parallel(rules, node, depth)
+    parallel(rules, node, depth, PARALLEL_PLIES)
 }
 
 /// The perft count below each legal turn of `pos` (the paths of `depth` turns
@@ -47,19 +51,19 @@ pub fn perft_divide(rules: &Rules, pos: &Position, depth: u32) -> Vec<(Move, u64
     rules.for_each_move(&pos.node(), |mv, next| children.push((mv, next)));
     children
         .into_par_iter()
-        .map(|(mv, next)| (mv, parallel(rules, &next, depth - 1)))
+        .map(|(mv, next)| (mv, parallel(rules, &next, depth - 1, PARALLEL_PLIES - 1)))
         .collect()
 }
 
-fn parallel(rules: &Rules, node: &Node, depth: u32) -> u64 {
-    if depth < PARALLEL_DEPTH {
+fn parallel(rules: &Rules, node: &Node, depth: u32, plies: u32) -> u64 {
+    if depth < PARALLEL_DEPTH || plies == 0 {
         return serial(rules, node, depth);
     }
     let mut children = Vec::with_capacity(64);
     rules.for_each_move(node, |_, next| children.push(next));
     children
         .par_iter()
-        .map(|next| parallel(rules, next, depth - 1))
+        .map(|next| parallel(rules, next, depth - 1, plies - 1))
         .sum()
 }
 
