@@ -31,7 +31,7 @@ use moulin_probe::value::HOLE;
 use moulin_probe::{Node, Outcome, Rules, Sector};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Flag of a value that is not resolved yet; the low bits hold a loss bound.
@@ -65,8 +65,9 @@ impl Progress for Silent {
 
 struct SectorState {
     sector: Sector,
-    values: Vec<AtomicU16>,
-    counters: Vec<AtomicU16>,
+    /// Per slot, the value in the low 16 bits and the counter in the high
+    /// 16: one cache line holds both, and propagation touches each once.
+    slots: Vec<AtomicU32>,
     /// Positions to resolve at a later level: `level -> slots`.
     seeds: Mutex<BTreeMap<u16, Vec<u32>>>,
 }
@@ -195,8 +196,7 @@ impl SectorState {
         // Captures lead the opponent to move in the sector with one stone fewer.
         let lower_sector = Sector::moving(sector.opp_board.saturating_sub(1), sector.stm_board);
         let lower_values = if sector.opp_board > 3 { lower.values(lower_sector) } else { &[] };
-        let values: Vec<AtomicU16> = (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect();
-        let counters: Vec<AtomicU16> = (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect();
+        let slots: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
         let seeds: Vec<(u16, u32)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|c| {
@@ -207,8 +207,7 @@ impl SectorState {
                 for (slot, node) in ix.positions(sector, range.start as u64..range.end as u64) {
                     let slot = slot as usize;
                     let (v, k, seed) = initial(rules, ix, lower_values, sector, slot as u64, node);
-                    values[slot].store(v, Relaxed);
-                    counters[slot].store(k, Relaxed);
+                    slots[slot].store(pack(v, k), Relaxed);
                     if let Some(level) = seed {
                         local.push((level, slot as u32));
                     }
@@ -224,8 +223,7 @@ impl SectorState {
         }
         SectorState {
             sector,
-            values,
-            counters,
+            slots,
             seeds: Mutex::new(by_level),
         }
     }
@@ -247,10 +245,12 @@ pub fn solve_pair(
     }
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
     let done = std::sync::atomic::AtomicU64::new(0);
+    let clock = std::time::Instant::now();
     let states: Vec<SectorState> = sectors
         .iter()
         .map(|&s| SectorState::new(rules, lower, s, progress, &done, total))
         .collect();
+    let init_time = clock.elapsed();
     // The predecessors of a position of states[i] are in states[partner(i)].
     let partner = |i: usize| if states.len() == 2 { 1 - i } else { 0 };
 
@@ -261,7 +261,7 @@ pub fn solve_pair(
         for (i, st) in states.iter().enumerate() {
             let seeds = st.seeds.lock().unwrap().remove(&level).unwrap_or_default();
             for slot in seeds {
-                if resolve(&st.values[slot as usize], level) {
+                if resolve(&st.slots[slot as usize], level) {
                     frontier[i].push(slot);
                 }
             }
@@ -290,14 +290,21 @@ pub fn solve_pair(
         frontier = next;
         level += 1;
     }
+    if std::env::var_os("MOULIN_TRACE").is_some() {
+        eprintln!(
+            "{a}v{b}: init {:.2}s, {level} levels {:.2}s",
+            init_time.as_secs_f64(),
+            (clock.elapsed() - init_time).as_secs_f64()
+        );
+    }
     states
         .into_iter()
         .map(|st| {
             let values = st
-                .values
+                .slots
                 .into_par_iter()
                 .map(|v| {
-                    let v = v.into_inner();
+                    let v = v.into_inner() as u16;
                     if v != HOLE && v & UNRESOLVED != 0 {
                         0
                     } else {
@@ -310,16 +317,24 @@ pub fn solve_pair(
         .collect()
 }
 
+/// A slot's value and counter in one word.
+#[inline]
+fn pack(value: u16, counter: u16) -> u32 {
+    value as u32 | (counter as u32) << 16
+}
+
 /// Resolves an unresolved slot at `level` (a win if odd, a loss if even);
 /// false if it was resolved already.
 #[inline]
-fn resolve(value: &AtomicU16, level: u16) -> bool {
-    let mut current = value.load(Relaxed);
+fn resolve(slot: &AtomicU32, level: u16) -> bool {
+    let mut current = slot.load(Relaxed);
     loop {
-        if current & UNRESOLVED == 0 || current == HOLE {
+        let value = current as u16;
+        if value & UNRESOLVED == 0 || value == HOLE {
             return false;
         }
-        match value.compare_exchange_weak(current, level + 1, Relaxed, Relaxed) {
+        let resolved = (current & !0xffff) | (level as u32 + 1);
+        match slot.compare_exchange_weak(current, resolved, Relaxed, Relaxed) {
             Ok(_) => return true,
             Err(seen) => current = seen,
         }
@@ -357,20 +372,22 @@ fn propagate(
             None => frame.slot(pred.us),
         } as usize;
         if lost {
-            if resolve(&to_state.values[p], level + 1) {
+            if resolve(&to_state.slots[p], level + 1) {
                 found.push(p as u32);
             }
             return;
         }
-        let counter = &to_state.counters[p];
-        if counter.load(Relaxed) == NEVER {
+        let slot = &to_state.slots[p];
+        if slot.load(Relaxed) >> 16 == NEVER as u32 {
             return;
         }
-        if counter.fetch_sub(weight, Relaxed) == weight {
+        let before = slot.fetch_sub((weight as u32) << 16, Relaxed);
+        if before >> 16 == weight as u32 {
             // Every turn leads to a win of the opponent: lost, at the longest.
-            let bound = to_state.values[p].load(Relaxed) & !UNRESOLVED;
+            // Nothing else writes this slot any more.
+            let bound = before as u16 & !UNRESOLVED;
             if bound <= level + 1 {
-                to_state.values[p].store(level + 2, Relaxed);
+                slot.store(level as u32 + 2, Relaxed);
                 found.push(p as u32);
             } else {
                 to_state
