@@ -12,7 +12,9 @@ use std::path::PathBuf;
 /// What is wrong with a table file (or with values handed to the writer).
 ///
 /// Reading never panics on file content: any inconsistent byte becomes one of
-/// these.
+/// these. As in `std`, a variant that wraps another error leaves it out of
+/// its own message and returns it as `source()`: print the chain (anyhow's
+/// `{:#}`) to see everything.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum FileError {
@@ -38,7 +40,7 @@ pub enum FileError {
     /// The checksum of the header, of the whole file or of one block does not
     /// match the bytes.
     ChecksumMismatch {
-        /// What the checksum covers: `header`, `file` or `block <n>`.
+        /// What the checksum covers: `the header`, `the file` or `block <n>`.
         part: String,
         /// The checksum stored in the file.
         expected: u32,
@@ -72,7 +74,7 @@ pub enum FileError {
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FileError::Io(e) => write!(f, "i/o error: {e}"),
+            FileError::Io(_) => f.write_str("i/o error"),
             FileError::BadMagic => f.write_str("not a moulin table (bad magic bytes)"),
             FileError::Version { expected, got } => write!(
                 f,
@@ -88,7 +90,7 @@ impl fmt::Display for FileError {
                 got,
             } => write!(
                 f,
-                "checksum mismatch in the {part}: stored {expected:08x}, computed {got:08x}"
+                "checksum mismatch in {part}: stored {expected:08x}, computed {got:08x}"
             ),
             FileError::Corrupt(what) => write!(f, "corrupt table: {what}"),
             FileError::WrongSector { file_name, header } => write!(
@@ -125,7 +127,8 @@ impl From<io::Error> for FileError {
     }
 }
 
-/// What is wrong with a query to a `Tablebase`.
+/// What is wrong with a query to a `Tablebase`. Wrapped errors are the
+/// `source()`, not part of the message (see `FileError`).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ProbeError {
@@ -177,7 +180,7 @@ impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProbeError::MissingSector(s) => write!(f, "no table for sector {s}"),
-            ProbeError::InvalidPosition(e) => write!(f, "invalid position: {e}"),
+            ProbeError::InvalidPosition(_) => f.write_str("invalid position"),
             ProbeError::RulesMismatch { tables, asked } => write!(
                 f,
                 "the tables were solved with {} but {} was asked for",
@@ -195,14 +198,10 @@ impl fmt::Display for ProbeError {
                 rules_text(rules),
                 rules_text(others)
             ),
-            ProbeError::Directory { path, source } => {
-                write!(
-                    f,
-                    "cannot list table directory {}: {source}",
-                    path.display()
-                )
+            ProbeError::Directory { path, .. } => {
+                write!(f, "cannot list table directory {}", path.display())
             }
-            ProbeError::File { path, source } => write!(f, "{}: {source}", path.display()),
+            ProbeError::File { path, .. } => write!(f, "table {}", path.display()),
         }
     }
 }

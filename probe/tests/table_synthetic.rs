@@ -38,3 +38,15 @@ pub fn values(sector: Sector, below: u16, seed: u64) -> Vec<u16> {
 pub fn draws(sector: Sector) -> Vec<u16> {
     values(sector, 1, 0)
 }
+
+/// An error's message followed by its sources', joined with `: `.
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}

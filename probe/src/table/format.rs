@@ -204,7 +204,7 @@ impl TableSummary {
         let computed = crc32fast::hash(&h[..HEADER_LEN - 4]);
         if stored != computed {
             return Err(FileError::ChecksumMismatch {
-                part: "header".into(),
+                part: "the header".into(),
                 expected: stored,
                 got: computed,
             });

@@ -292,7 +292,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let computed = crc32fast::hash(&bytes[..at]);
         if stored != computed {
             return Err(FileError::ChecksumMismatch {
-                part: "file".into(),
+                part: "the file".into(),
                 expected: stored,
                 got: computed,
             });

@@ -19,11 +19,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 
-/// Bytes of a decompressed block by default: a cold probe decompresses one
-/// block, about 15 µs at this size, and larger blocks compress only a little
-/// better.
-pub const DEFAULT_BLOCK_BYTES: u32 = 32 * 1024;
-/// zstd level by default: tables are written once and read many times.
+/// Bytes of a decompressed block by default. A cold probe decompresses one
+/// block: about 12 µs at this size on the tables up to 5 v 5, against 8 µs
+/// for 32 KiB blocks, which make tables 14% larger (128 KiB: 22 µs, 11%
+/// smaller).
+pub const DEFAULT_BLOCK_BYTES: u32 = 64 * 1024;
+/// zstd level by default: tables are written once and read many times. On
+/// the tables up to 5 v 5, level 19 writes about 3 million slots per second
+/// and thread; level 15 is three times faster and 2.5% larger, level 22
+/// twice slower and 1.3% smaller.
 pub const DEFAULT_LEVEL: i32 = 19;
 
 /// How a table is written. The defaults suit every sector.

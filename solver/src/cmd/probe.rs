@@ -1,10 +1,208 @@
-//! `moulin probe`.
+//! `moulin probe`: the outcome, distance and best moves of positions, read
+//! from the tables; one JSON line per position for front ends (`--json`),
+//! also as a filter over standard input (`-`).
+
+use anyhow::Context;
+use moulin_probe::{Move, Outcome, Position, ProbeError, Rules, Tablebase};
+use serde::Serialize;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 /// Arguments of `moulin probe`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Positions, e.g. `W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w`; `-` reads one
+    /// position per line from standard input and answers each line in order
+    /// (blank lines are skipped, a line that cannot be answered gets an
+    /// error and the others go on).
+    #[arg(required = true)]
+    pub positions: Vec<String>,
+    /// Directory of the tables.
+    #[arg(long, default_value = "data/tables")]
+    pub dir: PathBuf,
+    /// Print one JSON object per position per line: `position`, `outcome`
+    /// (`win`, `loss`, `draw`), `distance` (turns, null for a draw),
+    /// `best_moves`, and `moves` (`move`, `outcome`, `distance` for each), or
+    /// `position` and `error`.
+    #[arg(long)]
+    pub json: bool,
+    /// Insist on the rules without flying: an error if the tables were
+    /// solved with flying (by default the rules are those of the tables).
+    #[arg(long)]
+    pub no_flying: bool,
+}
+
+/// One line of `moulin probe --json`.
+#[derive(Serialize)]
+struct JsonAnswer {
+    position: String,
+    outcome: &'static str,
+    distance: Option<u16>,
+    best_moves: Vec<String>,
+    moves: Vec<JsonMove>,
+}
+
+/// One move in `moves`.
+#[derive(Serialize)]
+struct JsonMove {
+    r#move: String,
+    outcome: &'static str,
+    distance: Option<u16>,
+}
+
+/// One line of `moulin probe --json` for a position without an answer.
+#[derive(Serialize)]
+struct JsonError<'a> {
+    position: &'a str,
+    error: &'a str,
+}
+
+/// What the tables say about one position.
+struct Answer {
+    position: Position,
+    outcome: Outcome,
+    /// Every legal move with its outcome for the mover, best first.
+    moves: Vec<(Move, Outcome)>,
+}
+
+impl Answer {
+    fn best(&self) -> impl Iterator<Item = Move> + '_ {
+        let top = self.moves.first().map(|(_, o)| o.rank());
+        self.moves
+            .iter()
+            .take_while(move |(_, o)| Some(o.rank()) == top)
+            .map(|(m, _)| *m)
+    }
+
+    fn json(&self) -> JsonAnswer {
+        JsonAnswer {
+            position: self.position.to_string(),
+            outcome: self.outcome.word(),
+            distance: self.outcome.distance(),
+            best_moves: self.best().map(|m| m.to_string()).collect(),
+            moves: self
+                .moves
+                .iter()
+                .map(|(m, o)| JsonMove {
+                    r#move: m.to_string(),
+                    outcome: o.word(),
+                    distance: o.distance(),
+                })
+                .collect(),
+        }
+    }
+
+    fn text(&self, rules: &Rules) -> String {
+        let mut out = format!("{}\n  outcome: ", self.position);
+        match (self.outcome, super::moves::game_over(rules, &self.position)) {
+            (_, Some(reason)) => out.push_str(&reason),
+            (Outcome::Draw, None) => out.push_str("draw"),
+            (o, None) => {
+                let d = o.distance().unwrap_or(0);
+                let turns = if d == 1 { "turn" } else { "turns" };
+                out.push_str(&format!("{} in {d} {turns}", o.word()))
+            }
+        }
+        out.push('\n');
+        if self.moves.is_empty() {
+            return out;
+        }
+        let best: Vec<String> = self.best().map(|m| m.to_string()).collect();
+        out.push_str(&format!("  best moves: {}\n", best.join(" ")));
+        for (m, o) in &self.moves {
+            out.push_str(&format!("    {:<10} {o}\n", m.to_string()));
+        }
+        out
+    }
+}
+
+fn answer(tb: &Tablebase, position: Position) -> Result<Answer, ProbeError> {
+    let outcome = tb.probe(&position)?;
+    let mut moves = tb.probe_moves(&position)?;
+    moves.sort_by_key(|(_, o)| -o.rank());
+    Ok(Answer {
+        position,
+        outcome,
+        moves,
+    })
+}
+
+/// Prints the answer for one position (or why there is none); false if none.
+fn report(
+    tb: &Tablebase,
+    args: &Args,
+    text: &str,
+    position: Result<Position, String>,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let result =
+        position.and_then(|p| answer(tb, p).map_err(|e| format!("{:#}", anyhow::Error::from(e))));
+    match (&result, args.json) {
+        (Ok(a), true) => writeln!(out, "{}", serde_json::to_string(&a.json())?)?,
+        (Ok(a), false) => write!(out, "{}", a.text(&tb.rules()))?,
+        (Err(e), true) => {
+            let line = JsonError {
+                position: text,
+                error: e,
+            };
+            writeln!(out, "{}", serde_json::to_string(&line)?)?
+        }
+        (Err(e), false) => {
+            out.flush()?;
+            eprintln!("moulin: {text}: {e}");
+        }
+    }
+    out.flush()?;
+    Ok(result.is_ok())
+}
 
 /// Runs `moulin probe`.
-pub fn run(_args: &Args) -> super::Outcome {
-    anyhow::bail!("`moulin probe` is not built yet")
+pub fn run(args: &Args) -> super::Outcome {
+    match probe(args) {
+        // The reader closed the pipe (`| head`): nothing more to say.
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(true)
+        }
+        result => result,
+    }
+}
+
+fn probe(args: &Args) -> super::Outcome {
+    // Every position typed on the command line is checked before any table is opened.
+    let mut parsed = Vec::new();
+    for text in &args.positions {
+        parsed.push(match text.as_str() {
+            "-" => None,
+            _ => Some(super::parse_position(text)?),
+        });
+    }
+    let mut tb = Tablebase::open(&args.dir)
+        .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?;
+    if args.no_flying {
+        tb = tb.with_rules(Rules { flying: false })?;
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut all_answered = true;
+    for (text, position) in args.positions.iter().zip(parsed) {
+        if let Some(position) = position {
+            all_answered &= report(&tb, args, text, Ok(position), &mut out)?;
+            continue;
+        }
+        for line in std::io::stdin().lock().lines() {
+            let line = line.context("cannot read standard input")?;
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let position = line
+                .parse::<Position>()
+                .map_err(|e| format!("invalid position: {e}"));
+            all_answered &= report(&tb, args, line, position, &mut out)?;
+        }
+    }
+    Ok(all_answered)
 }
