@@ -32,8 +32,22 @@ pub fn run(args: &Args) -> super::Outcome {
             }
         }
     }
-    print!("{out}");
+    write_stdout(&out)?;
     Ok(true)
+}
+
+/// Writes a command's output; a reader that has gone away (`moulin ... |
+/// head`) ends the output quietly instead of failing.
+pub(super) fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        result => result,
+    }
 }
 
 /// The outcome line of a position whose player to move has already lost

@@ -1,6 +1,7 @@
 //! `moulin perft`: the number of move paths of a given length (see
 //! `moulin::perft` for what is counted when a game ends on the way).
 
+use super::moves::write_stdout;
 use crate::perft;
 use moulin_probe::{Position, Rules};
 use std::time::Instant;
@@ -41,23 +42,25 @@ pub fn run(args: &Args) -> super::Outcome {
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let started = Instant::now();
-    let total = pool.install(|| {
+    let total = pool.install(|| -> std::io::Result<u64> {
         if args.divide {
             let parts = perft::perft_divide(&rules, &pos, args.depth);
+            let mut out = String::new();
             for (mv, n) in &parts {
-                println!("{mv} {n}");
+                out.push_str(&format!("{mv} {n}\n"));
             }
-            if args.depth == 0 {
+            write_stdout(&out)?;
+            Ok(if args.depth == 0 {
                 1
             } else {
                 parts.iter().map(|(_, n)| n).sum()
-            }
+            })
         } else {
-            perft::perft(&rules, &pos, args.depth)
+            Ok(perft::perft(&rules, &pos, args.depth))
         }
-    });
+    })?;
     let seconds = started.elapsed().as_secs_f64();
-    println!("{total}");
+    write_stdout(&format!("{total}\n"))?;
     eprintln!(
         "perft {} in {seconds:.3} s ({:.1} M paths/s, {} threads)",
         args.depth,

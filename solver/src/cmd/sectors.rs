@@ -2,6 +2,7 @@
 //! counting every symmetric copy, symmetry classes, slots of the index and
 //! the holes among them (slots that store no class of their own).
 
+use super::moves::write_stdout;
 use moulin_probe::index::{count_classes, count_positions, Indexer};
 use moulin_probe::Sector;
 use serde::Serialize;
@@ -71,7 +72,9 @@ pub fn run(args: &Args) -> super::Outcome {
         .map(SectorSizes::of)
         .collect();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        let mut json = serde_json::to_string_pretty(&rows)?;
+        json.push('\n');
+        write_stdout(&json)?;
         return Ok(true);
     }
     let mut out = String::new();
@@ -111,6 +114,6 @@ pub fn run(args: &Args) -> super::Outcome {
         slots - classes,
         slack(classes, slots)
     ));
-    print!("{out}");
+    write_stdout(&out)?;
     Ok(true)
 }
