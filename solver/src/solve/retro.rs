@@ -195,7 +195,11 @@ impl SectorState {
         let n = Indexer::get().slots(sector) as usize;
         // Captures lead the opponent to move in the sector with one stone fewer.
         let lower_sector = Sector::moving(sector.opp_board.saturating_sub(1), sector.stm_board);
-        let lower_values = if sector.opp_board > 3 { lower.values(lower_sector) } else { &[] };
+        let lower_values = if sector.opp_board > 3 {
+            lower.values(lower_sector)
+        } else {
+            &[]
+        };
         let slots: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
         let seeds: Vec<(u16, u32)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
@@ -364,22 +368,38 @@ fn propagate(
     // Every predecessor's opponent holds `node.us`: one frame ranks them all.
     let frame = ix.frame(node.us);
     let plain = frame.is_plain().then(|| frame.code(node.them));
+    // Rank every predecessor first and read their slots together, so the
+    // memory accesses overlap instead of waiting one after the other.
+    let mut preds = [0u32; 64];
+    let mut n = 0;
     for_each_unmove(rules, &node, |pred, to_point, from_point| {
         let p = match plain {
             Some(code) => {
                 frame.slot_of_code(code ^ frame.point_code(to_point) ^ frame.point_code(from_point))
             }
             None => frame.slot(pred.us),
-        } as usize;
+        };
+        preds[n] = p as u32;
+        n += 1;
+    });
+    let mut seen = [0u32; 64];
+    for k in 0..n {
+        seen[k] = to_state.slots[preds[k] as usize].load(Relaxed);
+    }
+    for k in 0..n {
+        let p = preds[k] as usize;
+        if seen[k] as u16 & UNRESOLVED == 0 {
+            continue; // resolved already: neither a new win nor a counter to update
+        }
         if lost {
             if resolve(&to_state.slots[p], level + 1) {
                 found.push(p as u32);
             }
-            return;
+            continue;
         }
         let slot = &to_state.slots[p];
-        if slot.load(Relaxed) >> 16 == NEVER as u32 {
-            return;
+        if seen[k] >> 16 == NEVER as u32 {
+            continue;
         }
         let before = slot.fetch_sub((weight as u32) << 16, Relaxed);
         if before >> 16 == weight as u32 {
@@ -399,5 +419,5 @@ fn propagate(
                     .push(p as u32);
             }
         }
-    });
+    }
 }
