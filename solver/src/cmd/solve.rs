@@ -14,6 +14,14 @@ pub struct Args {
     /// Solve the whole moving phase (same as `--max-stones 9`).
     #[arg(long, conflicts_with = "max_stones")]
     pub moving: bool,
+    /// Also solve the placement sectors with at most `--max-stones` stones a
+    /// side on the board and in hand.
+    #[arg(long)]
+    pub placement: bool,
+    /// Solve the whole game, placement included (`--max-stones 9
+    /// --placement`): many hours; resumable, sector by sector.
+    #[arg(long, conflicts_with_all = ["max_stones", "moving", "placement"])]
+    pub all: bool,
     /// Directory of the tables (created if missing; finished tables are kept
     /// and skipped).
     #[arg(long, default_value = "data/tables")]
@@ -33,7 +41,12 @@ pub struct Args {
 pub fn run(args: &Args) -> super::Outcome {
     let options = SolveOptions {
         dir: args.dir.clone(),
-        max_stones: if args.moving { 9 } else { args.max_stones },
+        max_stones: if args.moving || args.all {
+            9
+        } else {
+            args.max_stones
+        },
+        placement: args.placement || args.all,
         rules: Rules {
             flying: !args.no_flying,
         },

@@ -28,6 +28,9 @@ pub struct SolveOptions {
     pub rules: Rules,
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
+    /// Also solve the placement sectors with at most `max_stones` stones a
+    /// side on the board and in hand (with 9: the whole game).
+    pub placement: bool,
     /// Show progress bars on standard error.
     pub progress: bool,
 }
@@ -39,6 +42,7 @@ impl Default for SolveOptions {
             max_stones: 5,
             rules: Rules::default(),
             threads: None,
+            placement: false,
             progress: false,
         }
     }
@@ -136,22 +140,61 @@ fn open_tables(options: &SolveOptions) -> anyhow::Result<Tablebase> {
     })
 }
 
+/// One unit of work: sectors solved together and written together.
+#[derive(Clone, Debug)]
+enum Work {
+    /// A moving-phase pair `(a, b)`, `a <= b`.
+    Pair(u8, u8),
+    /// One placement sector.
+    Placement(Sector),
+}
+
+impl Work {
+    fn sectors(&self) -> Vec<Sector> {
+        match *self {
+            Work::Pair(a, b) if a == b => vec![Sector::moving(a, b)],
+            Work::Pair(a, b) => vec![Sector::moving(a, b), Sector::moving(b, a)],
+            Work::Placement(s) => vec![s],
+        }
+    }
+
+    fn needs(&self) -> Vec<Sector> {
+        match *self {
+            Work::Pair(a, b) => super::pair_needs(a, b),
+            Work::Placement(s) => super::placement::placement_needs(s),
+        }
+    }
+}
+
+/// Everything a solve with these options does, in order.
+fn plan(options: &SolveOptions) -> Vec<Work> {
+    let mut work: Vec<Work> = super::moving_pairs(options.max_stones)
+        .into_iter()
+        .map(|(a, b)| Work::Pair(a, b))
+        .collect();
+    if options.placement {
+        let n = options.max_stones;
+        work.extend(
+            Sector::all(true)
+                .into_iter()
+                .filter(|s| {
+                    !s.is_moving() && s.stm_board + s.stm_hand <= n && s.opp_board + s.opp_hand <= n
+                })
+                .map(Work::Placement),
+        );
+    }
+    work
+}
+
 fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
     let start = Instant::now();
     std::fs::create_dir_all(&options.dir)
         .with_context(|| format!("creating {}", options.dir.display()))?;
     let ix = Indexer::get();
-    let pairs = super::moving_pairs(options.max_stones);
-    let pair_sectors = |&(a, b): &(u8, u8)| -> Vec<Sector> {
-        if a == b {
-            vec![Sector::moving(a, b)]
-        } else {
-            vec![Sector::moving(a, b), Sector::moving(b, a)]
-        }
-    };
-    let total: u64 = pairs
+    let work = plan(options);
+    let total: u64 = work
         .iter()
-        .flat_map(pair_sectors)
+        .flat_map(Work::sectors)
         .map(|s| ix.slots(s))
         .sum();
     let bars = options.progress.then(|| {
@@ -172,9 +215,9 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
     let mut report = SolveReport::default();
     let mut solved = Solved::default();
     let mut done_slots = 0u64;
-    for (i, pair) in pairs.iter().enumerate() {
-        let sectors = pair_sectors(pair);
-        let pair_slots: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
+    for (i, item) in work.iter().enumerate() {
+        let sectors = item.sectors();
+        let item_slots: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
         let tb = open_tables(options)?;
         let mut finished = Vec::new();
         for &s in &sectors {
@@ -193,19 +236,16 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                     time: Duration::ZERO,
                 });
             }
-            done_slots += pair_slots;
+            done_slots += item_slots;
             if let Some(b) = &bars {
                 b.overall.set_position(done_slots);
             }
             continue;
         }
-        // Keep in memory only what this pair and the later ones read.
-        let later: BTreeSet<Sector> = pairs[i..]
-            .iter()
-            .flat_map(|&(a, b)| super::pair_needs(a, b))
-            .collect();
+        // Keep in memory only what this item and the later ones read.
+        let later: BTreeSet<Sector> = work[i..].iter().flat_map(Work::needs).collect();
         solved.retain(|s| later.contains(&s));
-        for need in super::pair_needs(pair.0, pair.1) {
+        for need in item.needs() {
             if solved.get(need).is_none() {
                 let values = tb
                     .sector_values(need)
@@ -213,10 +253,10 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 solved.insert(need, values);
             }
         }
-        let pair_start = Instant::now();
+        let item_start = Instant::now();
         let bar = match &bars {
             Some(b) => {
-                let bar = b.multi.add(ProgressBar::new(pair_slots));
+                let bar = b.multi.add(ProgressBar::new(item_slots));
                 bar.set_style(bar_style(
                     "{prefix:>8} [{elapsed_precise}] [{bar:40}] {pos}/{len} {msg}",
                 ));
@@ -236,15 +276,26 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
             overall: bars.as_ref().map(|b| &b.overall),
             base: done_slots,
         };
-        let results = retro::solve_pair(
-            &options.rules,
-            pair.0,
-            pair.1,
-            &solved as &dyn LowerSectors,
-            &progress,
-        );
+        let results = match *item {
+            Work::Pair(a, b) => retro::solve_pair(
+                &options.rules,
+                a,
+                b,
+                &solved as &dyn LowerSectors,
+                &progress,
+            ),
+            Work::Placement(s) => vec![(
+                s,
+                super::placement::solve_placement(
+                    &options.rules,
+                    s,
+                    &solved as &dyn LowerSectors,
+                    &progress,
+                ),
+            )],
+        };
         bar.set_message("writing");
-        let time = pair_start.elapsed();
+        let time = item_start.elapsed();
         for (sector, values) in results {
             let summary =
                 write_table_with(&options.dir, sector, options.rules, &values, &write_options)
@@ -262,7 +313,7 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
             solved.insert(sector, values);
         }
         bar.finish_and_clear();
-        done_slots += pair_slots;
+        done_slots += item_slots;
         if let Some(b) = &bars {
             b.overall.set_position(done_slots);
         }
