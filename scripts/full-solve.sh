@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Solves the whole game (moving phase, then placement) into DIR (default
+# data/tables), resumably: rerun it after an interruption and it continues
+# with the first sector not yet on disk. Records wall time, CPU time, peak
+# memory and disk use of each run in DIR/full-solve.log, and finally probes
+# the start position.
+#
+#   scripts/full-solve.sh                 # everything, into data/tables
+#   scripts/full-solve.sh /big/disk/tb    # elsewhere
+#   MOVING_ONLY=1 scripts/full-solve.sh   # only the 49 moving-phase sectors
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-data/tables}
+mkdir -p "$dir"
+cargo build --release -q
+bin=target/release/moulin
+what=(--all)
+[ -n "${MOVING_ONLY:-}" ] && what=(--moving)
+log="$dir/full-solve.log"
+echo "== $(date -u +%FT%TZ) moulin solve ${what[*]} --dir $dir" >> "$log"
+/usr/bin/time -f 'wall %e s, user %U s, sys %S s, peak memory %M KiB' -a -o "$log" \
+  "$bin" solve "${what[@]}" --dir "$dir" | tee -a "$log"
+echo "disk: $(du -sb "$dir" | cut -f1) bytes in $(ls "$dir"/*.mtb | wc -l) tables" | tee -a "$log"
+if [ -z "${MOVING_ONLY:-}" ]; then
+  "$bin" probe --dir "$dir" "W: B: w 9 9" | tee -a "$log"
+fi
+tail -n 3 "$log"
