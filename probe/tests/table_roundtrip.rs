@@ -198,3 +198,15 @@ fn files_are_named_for_their_sector_and_leave_no_temporary() {
     assert!(matches!(err, FileError::WrongSector { .. }), "{err}");
     assert!(!wrong.exists());
 }
+
+#[test]
+fn block_size_follows_the_entropy_of_the_values() {
+    let s = sector("4v4");
+    let block_bytes = |codes: &[u16]| {
+        let bytes = encode_table(s, Rules::default(), codes, &WriteOptions::default()).unwrap();
+        let summary = *Table::new(bytes).unwrap().summary();
+        summary.block_slots * summary.encoding.width() as u32
+    };
+    assert_eq!(block_bytes(&table_synthetic::draws(s)), 64 * 1024);
+    assert_eq!(block_bytes(&values(s, 200, 8)), 8 * 1024);
+}

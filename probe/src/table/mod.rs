@@ -31,7 +31,10 @@
 //!
 //! A block decompresses to the codes of its slots (see `value`): one byte
 //! each when every code is below 255, else two bytes, stored as all low
-//! bytes of the block followed by all high bytes.
+//! bytes of the block followed by all high bytes. The writer picks the block
+//! size so that decoding one block takes well under 50 µs (see
+//! `write::MAX_AUTO_BLOCK_BYTES`). `data/README.md` is the full
+//! specification.
 //!
 //! Opening checks the magic, version, header CRC, the header's consistency
 //! (counts add up to the sector's slots and positions) and the file length:

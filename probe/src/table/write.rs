@@ -19,11 +19,23 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 
-/// Bytes of a decompressed block by default. A cold probe decompresses one
-/// block: about 12 µs at this size on the tables up to 5 v 5, against 8 µs
-/// for 32 KiB blocks, which make tables 14% larger (128 KiB: 22 µs, 11%
-/// smaller).
-pub const DEFAULT_BLOCK_BYTES: u32 = 64 * 1024;
+/// Largest decompressed block the automatic choice makes (`block_bytes` 0).
+///
+/// A cold probe decompresses one block, and its time grows with the block's
+/// compressed size (about 8 µs per KiB: many short matches to replay) more
+/// than with its decompressed size (about 0.1 µs per KiB), plus 3 to 4 µs a
+/// block. So the writer compresses a sample of 64 KiB blocks and halves the
+/// block size, down to 8 KiB, until a block is expected to compress to at
+/// most 2 KiB: about 25 µs to decode on one core. The real tables up to
+/// 5 v 5 compress to a few hundred bytes per 64 KiB (11 µs; 32 KiB blocks
+/// would make them 14% larger); values with more entropy get smaller blocks.
+pub const MAX_AUTO_BLOCK_BYTES: u32 = 64 * 1024;
+/// Smallest decompressed block the automatic choice makes.
+pub const MIN_AUTO_BLOCK_BYTES: u32 = 8 * 1024;
+/// Compressed bytes a block should not exceed, in the automatic choice.
+const TARGET_COMPRESSED_BYTES: u64 = 2 * 1024;
+/// Blocks compressed to choose the block size.
+const SAMPLE_BLOCKS: u64 = 8;
 /// zstd level by default: tables are written once and read many times. On
 /// the tables up to 5 v 5, level 19 writes about 3 million slots per second
 /// and thread; level 15 is three times faster and 2.5% larger, level 22
@@ -35,7 +47,8 @@ pub const DEFAULT_LEVEL: i32 = 19;
 pub struct WriteOptions {
     /// zstd compression level (1..=22).
     pub level: i32,
-    /// Bytes of a decompressed block (rounded down to whole slots).
+    /// Bytes of a decompressed block (rounded down to whole slots); 0 picks
+    /// them from a sample of the values (see `MAX_AUTO_BLOCK_BYTES`).
     pub block_bytes: u32,
     /// Layout of the values; `None` picks one byte per slot when every code
     /// fits, else two bytes in planes.
@@ -48,7 +61,7 @@ impl Default for WriteOptions {
     fn default() -> WriteOptions {
         WriteOptions {
             level: DEFAULT_LEVEL,
-            block_bytes: DEFAULT_BLOCK_BYTES,
+            block_bytes: 0,
             encoding: None,
             threads: 0,
         }
@@ -228,7 +241,11 @@ fn encode_to<W: Write + Seek>(
         Some(e) => e,
     };
     let width = encoding.width() as u32;
-    let block_slots = (options.block_bytes.min(MAX_BLOCK_BYTES as u32) / width).max(1);
+    let block_bytes = match options.block_bytes {
+        0 => auto_block_bytes(values, encoding, options.level)?,
+        n => n.min(MAX_BLOCK_BYTES as u32),
+    };
+    let block_slots = (block_bytes / width).max(1);
     let blocks = u32::try_from(summary.slots.div_ceil(block_slots as u64))
         .map_err(|_| FileError::BadValues("too many blocks; use larger blocks".into()))?;
     summary.rules = rules;
@@ -269,6 +286,45 @@ fn encode_to<W: Write + Seek>(
     Ok(summary)
 }
 
+fn compressor(level: i32) -> io::Result<zstd::bulk::Compressor<'static>> {
+    let mut c = zstd::bulk::Compressor::new(level)?;
+    // Every block's length is known from the header.
+    c.set_parameter(zstd::stream::raw::CParameter::ContentSizeFlag(false))?;
+    Ok(c)
+}
+
+/// The block size for values: the largest power of two from
+/// `MAX_AUTO_BLOCK_BYTES` down to `MIN_AUTO_BLOCK_BYTES` whose blocks are
+/// expected to compress to at most `TARGET_COMPRESSED_BYTES`, judged from a
+/// few evenly spread blocks (the same values always give the same size).
+fn auto_block_bytes(values: &[u16], encoding: Encoding, level: i32) -> io::Result<u32> {
+    let per = (MAX_AUTO_BLOCK_BYTES / encoding.width() as u32) as u64;
+    let blocks = (values.len() as u64).div_ceil(per);
+    let mut c = compressor(level)?;
+    let (mut raw, mut compressed) = (0u64, 0u64);
+    let mut last = None;
+    for i in 0..SAMPLE_BLOCKS {
+        let block = i * blocks / SAMPLE_BLOCKS;
+        if block >= blocks || last == Some(block) {
+            continue;
+        }
+        last = Some(block);
+        let start = (block * per) as usize;
+        let bytes = raw_block(
+            &values[start..(start + per as usize).min(values.len())],
+            encoding,
+        );
+        raw += bytes.len() as u64;
+        compressed += c.compress(&bytes)?.len() as u64;
+    }
+    let mut size = MAX_AUTO_BLOCK_BYTES;
+    // Expected compressed bytes of a block of `size` bytes: compressed * size / raw.
+    while size > MIN_AUTO_BLOCK_BYTES && compressed * size as u64 > TARGET_COMPRESSED_BYTES * raw {
+        size /= 2;
+    }
+    Ok(size)
+}
+
 /// Compresses every block, on several threads, and hands them to `sink` in
 /// block order.
 fn compress_blocks(
@@ -282,12 +338,7 @@ fn compress_blocks(
         let start = block as usize * per;
         &values[start..(start + per).min(values.len())]
     };
-    let compressor = || -> io::Result<zstd::bulk::Compressor<'static>> {
-        let mut c = zstd::bulk::Compressor::new(options.level)?;
-        // Every block's length is known from the header.
-        c.set_parameter(zstd::stream::raw::CParameter::ContentSizeFlag(false))?;
-        Ok(c)
-    };
+    let compressor = || compressor(options.level);
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
