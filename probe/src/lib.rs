@@ -21,3 +21,8 @@ pub use sector::Sector;
 pub use table::{write_table, Table, TableSummary};
 pub use tablebase::Tablebase;
 pub use value::Outcome;
+
+/// The README's Rust examples, compiled as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
