@@ -74,11 +74,14 @@ fn adjacent(p: Point, q: Point) -> bool {
         .any(|&(x, y)| (bit(x) | bit(y)) == (p.bit() | q.bit()))
 }
 
-fn mills() -> Vec<Bitboard> {
-    MILL_NAMES
-        .iter()
-        .map(|m| m.iter().map(|n| bit(n)).fold(0, |a, b| a | b))
-        .collect()
+fn mills() -> &'static [Bitboard] {
+    static MILLS: std::sync::OnceLock<Vec<Bitboard>> = std::sync::OnceLock::new();
+    MILLS.get_or_init(|| {
+        MILL_NAMES
+            .iter()
+            .map(|m| m.iter().map(|n| bit(n)).fold(0, |a, b| a | b))
+            .collect()
+    })
 }
 
 fn all_points() -> Vec<Point> {
@@ -400,4 +403,55 @@ fn seed_capture_example() {
         reference_moves(&rules, &pos),
         rules.legal_moves(&pos).into_iter().collect()
     );
+}
+
+/// The position after a turn, applied by hand.
+fn reference_play(pos: &Position, mv: Move) -> Position {
+    let mut next = *pos;
+    let (us, hand, them) = match pos.side {
+        Side::White => (&mut next.white, &mut next.white_hand, &mut next.black),
+        Side::Black => (&mut next.black, &mut next.black_hand, &mut next.white),
+    };
+    match mv.from {
+        Some(from) => *us &= !from.bit(),
+        None => *hand -= 1,
+    }
+    *us |= mv.to.bit();
+    if let Some(r) = mv.remove {
+        *them &= !r.bit();
+    }
+    next.side = pos.side.opponent();
+    next
+}
+
+fn reference_perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => reference_moves(rules, pos).len() as u64,
+        _ => reference_moves(rules, pos)
+            .into_iter()
+            .map(|mv| reference_perft(rules, &reference_play(pos, mv), depth - 1))
+            .sum(),
+    }
+}
+
+#[test]
+fn reference_generator_reproduces_the_published_perft() {
+    let perft = reference_perft;
+    let rules = Rules::default();
+    let counts: Vec<u64> = (1..=4)
+        .map(|d| perft(&rules, &Position::start(), d))
+        .collect();
+    assert_eq!(counts, [24, 552, 12_144, 255_024]);
+}
+
+/// The deeper figures of `moulin perft` (5 published, 6 computed by the
+/// library's generator) from the reference generator; slow, so run on demand:
+/// `cargo test --release -p moulin-probe --test rules_props -- --ignored`.
+#[test]
+#[ignore]
+fn reference_generator_agrees_at_depths_five_and_six() {
+    let rules = Rules::default();
+    assert_eq!(reference_perft(&rules, &Position::start(), 5), 5_140_800);
+    assert_eq!(reference_perft(&rules, &Position::start(), 6), 99_274_176);
 }
