@@ -3,3 +3,4 @@
 
 pub mod cmd;
 pub mod perft;
+pub mod solve;
