@@ -11,6 +11,7 @@ use crate::value::Outcome;
 use memmap2::Mmap;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -295,9 +296,34 @@ struct BlockCache {
 
 #[derive(Default)]
 struct Shard {
-    blocks: HashMap<(u32, u32), (Block, u64)>,
+    blocks: HashMap<(u32, u32), (Block, u64), BuildHasherDefault<KeyHasher>>,
     bytes: usize,
     clock: u64,
+}
+
+/// A multiplicative hash for the (table, block) keys: SipHash's resistance
+/// to chosen keys is not needed here and costs a good part of a warm probe.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(26) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 impl BlockCache {

@@ -26,16 +26,17 @@ use std::sync::mpsc;
 /// than with its decompressed size (about 0.1 µs per KiB), plus 3 to 4 µs a
 /// block. So the writer compresses a sample of 64 KiB blocks and halves the
 /// block size, down to 8 KiB, until a block is expected to compress to at
-/// most 2 KiB: about 25 µs to decode on one core. The real tables up to
-/// 5 v 5 compress to a few hundred bytes per 64 KiB (11 µs; 32 KiB blocks
-/// would make them 14% larger); values with more entropy get smaller blocks.
+/// most 1.5 KiB: about 20 µs to decode on one core. The real tables up to
+/// 5 v 5 mostly compress to a few hundred bytes per 64 KiB (11 µs; 32 KiB
+/// blocks would make them 14% larger); values with more entropy get smaller
+/// blocks.
 pub const MAX_AUTO_BLOCK_BYTES: u32 = 64 * 1024;
 /// Smallest decompressed block the automatic choice makes.
 pub const MIN_AUTO_BLOCK_BYTES: u32 = 8 * 1024;
 /// Compressed bytes a block should not exceed, in the automatic choice.
-const TARGET_COMPRESSED_BYTES: u64 = 2 * 1024;
+const TARGET_COMPRESSED_BYTES: u64 = 1536;
 /// Blocks compressed to choose the block size.
-const SAMPLE_BLOCKS: u64 = 8;
+const SAMPLE_BLOCKS: u64 = 16;
 /// zstd level by default: tables are written once and read many times. On
 /// the tables up to 5 v 5, level 19 writes about 3 million slots per second
 /// and thread; level 15 is three times faster and 2.5% larger, level 22
