@@ -99,7 +99,13 @@ mod tests {
 
     #[test]
     fn codes_round_trip_and_keep_parity() {
-        for o in [Outcome::Draw, Outcome::Loss(0), Outcome::Win(1), Outcome::Loss(26), Outcome::Win(301)] {
+        for o in [
+            Outcome::Draw,
+            Outcome::Loss(0),
+            Outcome::Win(1),
+            Outcome::Loss(26),
+            Outcome::Win(301),
+        ] {
             assert_eq!(Outcome::from_code(o.code()), Some(o));
         }
         assert_eq!(Outcome::from_code(HOLE), None);

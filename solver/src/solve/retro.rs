@@ -359,7 +359,7 @@ fn propagate(
     let node = ix
         .unindex(from.sector, slot as u64)
         .expect("slot within sector");
-    let lost = level % 2 == 0;
+    let lost = level.is_multiple_of(2);
     let weight = if lost {
         0
     } else {
