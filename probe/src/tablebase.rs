@@ -40,6 +40,16 @@ pub struct Tablebase {
     cache: BlockCache,
 }
 
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("dir", &self.dir)
+            .field("rules", &self.rules)
+            .field("sectors", &self.tables.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
 struct Entry {
     id: u32,
     path: PathBuf,

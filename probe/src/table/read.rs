@@ -22,6 +22,14 @@ pub struct Table<D> {
     summary: TableSummary,
 }
 
+impl<D> std::fmt::Debug for Table<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The decoded codes of one block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
