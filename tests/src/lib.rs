@@ -1,1 +1,3 @@
 //! End-to-end tests live in `tests/`; this library holds shared helpers.
+
+pub mod brute;
