@@ -94,6 +94,14 @@ fn compare(flying: bool, keys: &[Key], parts: (usize, usize), moves_every: usize
                 }
                 if compared >= next_moves {
                     next_moves += moves_every;
+                    if node.us_hand == 0 && node.them_hand == 0 {
+                        // The same node with Black to move.
+                        let black = Position::from_node(node, Side::Black);
+                        let got = tb.probe(&black);
+                        if got.as_ref().ok() != Some(&want) && bad.len() < 20 {
+                            bad.push(format!("{black}: solver {got:?}, reference {want}"));
+                        }
+                    }
                     let mut best = tb.best_moves(&pos).unwrap();
                     let mut optimal: Vec<Move> = reference.optimal_moves(&node);
                     best.sort();
