@@ -169,6 +169,9 @@ impl Position {
         }
         let waiting = self.side.opponent();
         let node = self.node();
+        if !crate::sector::Sector::of(&node).captures_possible() {
+            return Err(PositionError::Unreachable(self.side));
+        }
         if node.them_total() < 3 {
             return Err(PositionError::FinishedEarlier(waiting));
         }
@@ -207,6 +210,9 @@ pub enum PositionError {
     BadSide(String),
     /// The player not to move has fewer than three stones: the game ended on their turn.
     FinishedEarlier(Side),
+    /// Stones in hand and on the board that no game can produce: more
+    /// stones missing than the other side's mills could have captured.
+    Unreachable(Side),
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -238,6 +244,11 @@ impl fmt::Display for PositionError {
                 side_name(*side)
             ),
             PositionError::BadSide(s) => write!(f, "bad side `{s}` (expected `w` or `b`)"),
+            PositionError::Unreachable(_) => f.write_str(
+                "no game reaches this position: more stones are missing from the board \
+                 than the opponent's placements could have captured (each capture needs \
+                 a new mill, so at most the stones placed minus two)",
+            ),
             PositionError::FinishedEarlier(side) => write!(
                 f,
                 "{} has fewer than three stones but it is not their turn: the game ended before",
@@ -372,6 +383,7 @@ mod tests {
             ("W:a1", "malformed"),
             ("B:a1 W:d1 w", "malformed"),
             ("W:a1 B:d1 w 10 10", "bad hand count"),
+            ("W:d1,g1 B:a1 b 1 2", "no game reaches"),
         ];
         for (text, want) in cases {
             let err = text.parse::<Position>().unwrap_err().to_string();

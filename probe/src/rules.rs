@@ -253,8 +253,22 @@ mod tests {
 
     #[test]
     fn nothing_to_remove_from_an_empty_board() {
-        let all = moves("W:a1,d1 B: b 7 8");
+        // No game reaches this (Black's placed stones could not all have been
+        // captured), so it is built directly: the rule still holds.
+        let pos = Position {
+            white: 0b11,
+            black: 0,
+            white_hand: 7,
+            black_hand: 7,
+            side: crate::position::Side::White,
+        };
+        let all: Vec<String> = Rules::default()
+            .legal_moves(&pos)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
         assert_eq!(all.len(), 22);
+        assert!(all.contains(&"g1".to_string()), "g1 forms a mill, removes nothing");
         assert!(all.iter().all(|m| !m.contains('x')));
     }
 

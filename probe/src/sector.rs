@@ -69,15 +69,24 @@ impl Sector {
         if self.is_moving() {
             return true;
         }
-        // Each capture needs a mill of the capturer, so at most `placed - 2`.
-        let placed_stm = STONES - hs;
-        let placed_opp = STONES - ho;
-        let lost_stm = placed_stm - a.min(placed_stm);
-        let lost_opp = placed_opp - b.min(placed_opp);
+        self.captures_possible()
+    }
+
+    /// Whether the stones missing from the board could have been captured:
+    /// during placement each capture needs a new mill of the capturer, so a
+    /// side that has placed `n` stones has captured at most `n - 2`. (Always
+    /// true once both hands are empty, where any counts can arise.)
+    pub fn captures_possible(&self) -> bool {
+        if self.is_moving() {
+            return true;
+        }
+        let (a, b) = (self.stm_board, self.opp_board);
+        let placed_stm = STONES.saturating_sub(self.stm_hand);
+        let placed_opp = STONES.saturating_sub(self.opp_hand);
         a <= placed_stm
             && b <= placed_opp
-            && lost_stm <= placed_opp.saturating_sub(2)
-            && lost_opp <= placed_stm.saturating_sub(2)
+            && placed_stm - a <= placed_opp.saturating_sub(2)
+            && placed_opp - b <= placed_stm.saturating_sub(2)
     }
 
     /// The short name used in file names: `8v7` for a moving sector, `3v2h5v4`

@@ -178,7 +178,8 @@ fn sector(key: Key) -> Sector {
 }
 
 /// The reference's sectors with stones in hand that the solver solves: it
-/// leaves out those a game cannot reach (more captures than mills).
+/// leaves out those a game cannot reach (more captures than mills), whose
+/// positions the probe refuses as invalid.
 fn placement_keys(flying: bool) -> Vec<Key> {
     let all = reference(flying).keys().iter().filter(|k| k.us_hand > 0);
     let (kept, left): (Vec<Key>, Vec<Key>) = all.partition(|&&k| sector(k).is_valid());
@@ -195,7 +196,7 @@ fn placement_keys(flying: bool) -> Vec<Key> {
         assert!(
             matches!(
                 tb.probe(&position(&node)),
-                Err(ProbeError::MissingSector(_))
+                Err(ProbeError::InvalidPosition(_))
             ),
             "{key:?}"
         );
