@@ -4,3 +4,4 @@
 pub mod cmd;
 pub mod perft;
 pub mod solve;
+pub mod verify;

@@ -1,10 +1,133 @@
-//! `moulin verify`.
+//! `moulin verify`: re-derive every stored value from the rules, check every
+//! file (see `crate::verify`), and optionally write the manifest of checksums
+//! and counts that `scripts/publish-checksums.sh` publishes.
+
+use super::InputError;
+use crate::verify::{manifest, verify, Inconsistency, SectorVerdict, VerifyOptions};
+use anyhow::Context;
+use moulin_probe::Sector;
+use std::path::PathBuf;
 
 /// Arguments of `moulin verify`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Directory of the tables.
+    #[arg(long, default_value = "data/tables")]
+    pub dir: PathBuf,
+    /// Verify only this sector (`8v7`); repeat for several. Its turns'
+    /// sectors must be present. Default: every table of the directory.
+    #[arg(long = "sector", value_name = "SECTOR")]
+    pub sectors: Vec<String>,
+    /// Describe at most this many inconsistencies (all are counted).
+    #[arg(long, default_value_t = 20)]
+    pub max_reports: usize,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// After a verification that passes, write the checksums and counts of
+    /// the verified tables to this file (the published manifest).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn print_sector(v: &SectorVerdict, reported: &[Inconsistency]) {
+    let status = if v.passed() { "ok" } else { "FAILED" };
+    let mut line = format!(
+        "{:<8} {:>12} slots  {:<6} {:>8.2}s",
+        v.sector.name(),
+        v.slots,
+        status,
+        v.time.as_secs_f64()
+    );
+    if v.inconsistencies > 0 {
+        line.push_str(&format!(
+            "  {}",
+            plural(v.inconsistencies, "inconsistent value")
+        ));
+    }
+    println!("{line}");
+    for p in &v.problems {
+        println!("    {p}");
+    }
+    for i in reported {
+        println!("    {i}");
+    }
+}
 
 /// Runs `moulin verify`.
-pub fn run(_args: &Args) -> super::Outcome {
-    anyhow::bail!("`moulin verify` is not built yet")
+pub fn run(args: &Args) -> super::Outcome {
+    let sectors = args
+        .sectors
+        .iter()
+        .map(|s| {
+            s.parse::<Sector>()
+                .map_err(|e| anyhow::Error::new(InputError(e.to_string())))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let options = VerifyOptions {
+        dir: args.dir.clone(),
+        sectors,
+        max_reports: args.max_reports,
+        threads: args.threads,
+        progress: !args.quiet,
+    };
+    let report = verify(&options, &mut print_sector)?;
+    for p in &report.problems {
+        println!("{p}");
+    }
+    for path in &report.ignored {
+        println!("ignored unfinished file {}", path.display());
+    }
+    if report.sectors.is_empty() {
+        println!("no tables in {}: nothing verified", args.dir.display());
+        return Ok(false);
+    }
+    let failed = report.sectors.iter().filter(|s| !s.passed()).count();
+    let secs = report.time.as_secs_f64();
+    let slots = report.slots();
+    let rate = slots as f64 / secs.max(1e-9);
+    let rules = if report.rules.flying {
+        "flying"
+    } else {
+        "no flying"
+    };
+    println!(
+        "verified {slots} slots of {} in {secs:.1}s ({rate:.0} positions/s, rules: {rules})",
+        plural(report.sectors.len() as u64, "table"),
+    );
+    if !report.passed() {
+        let shown = report.reported.len() as u64;
+        let total = report.inconsistencies();
+        println!(
+            "FAILED: {} in {failed} of {}{}",
+            plural(total, "inconsistent value"),
+            plural(report.sectors.len() as u64, "table"),
+            if shown < total {
+                format!(" (first {shown} shown)")
+            } else {
+                String::new()
+            }
+        );
+        return Ok(false);
+    }
+    println!("every value follows from the rules; every checksum and count holds");
+    if let Some(path) = &args.manifest {
+        let verified: Vec<Sector> = report.sectors.iter().map(|s| s.sector).collect();
+        let text = manifest(&args.dir, &verified)?;
+        std::fs::write(path, text)
+            .with_context(|| format!("cannot write the manifest {}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(true)
 }

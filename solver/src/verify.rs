@@ -1,0 +1,787 @@
+//! The verifier: the independent proof that the tables are right.
+//!
+//! Every stored value is derived again from the stored values of its
+//! successors, with nothing but the rules (`Rules::for_each_move`), the index
+//! (`Indexer`) and the probe's decoder (`Table::decode_all`). None of the
+//! solver's code (`crate::solve`) is used, so a bug there cannot hide itself.
+//!
+//! A value `v` of a position is right when it is what the best move gives:
+//! the highest `rank()` over the moves of `successor.before_move()`, or
+//! `loss 0` when there is no move. A successor whose player to move is left
+//! with fewer than three stones is `loss 0` (so that capture wins in 1); any
+//! other successor is read from its table. This one local equation says all
+//! of: a win in `n` has a move to a loss in `n - 1` and none to a shorter
+//! one; a loss in `n` has only moves to wins, the longest `n - 1`; a draw has
+//! no move to a loss and one to a draw. A labelling that satisfies it at
+//! every position is the game's value: by induction on the distance, every
+//! stored win or loss is forced in exactly that many turns and every forced
+//! win or loss is stored with its distance, so what is left, the draws, is
+//! right too.
+//!
+//! Besides the values, each file's header, block checksums and whole-file
+//! checksum are checked, the header's counts are recounted from the values,
+//! and the holes must be exactly the index's non-canonical slots.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use moulin_probe::index::{Frame, Indexer};
+use moulin_probe::table::format::HEADER_LEN;
+use moulin_probe::table::read::check_file_name;
+use moulin_probe::table::{Counts, Table, TableSummary, EXTENSION};
+use moulin_probe::value::HOLE;
+use moulin_probe::{Move, Node, Outcome, Position, Rules, Sector, Side};
+use rayon::prelude::*;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::error::Error;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+mod manifest;
+
+pub use manifest::{manifest, ManifestEntry, MANIFEST_COLUMNS};
+
+/// Slots checked as one unit of parallel work.
+const CHUNK: u64 = 1 << 14;
+
+/// What to verify.
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// Directory of the tables.
+    pub dir: PathBuf,
+    /// The sectors to verify; empty for every table of the directory.
+    pub sectors: Vec<Sector>,
+    /// Inconsistencies described in full (the others are only counted).
+    pub max_reports: usize,
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
+    /// Show a progress bar on standard error.
+    pub progress: bool,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> VerifyOptions {
+        VerifyOptions {
+            dir: PathBuf::from("data/tables"),
+            sectors: Vec::new(),
+            max_reports: 20,
+            threads: None,
+            progress: false,
+        }
+    }
+}
+
+/// A slot whose stored code the rules contradict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inconsistency {
+    /// The sector of the table.
+    pub sector: Sector,
+    /// The slot.
+    pub slot: u64,
+    /// The position the index puts at the slot.
+    pub node: Node,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl Inconsistency {
+    /// The position in the text format, with a colour to move that its
+    /// hands allow (White when the hands are equal).
+    pub fn position(&self) -> Position {
+        let side = if self.node.us_hand == self.node.them_hand {
+            Side::White
+        } else {
+            Side::Black
+        };
+        Position::from_node(self.node, side)
+    }
+}
+
+impl fmt::Display for Inconsistency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pos = self.position();
+        let side = match pos.side {
+            Side::White => "White",
+            Side::Black => "Black",
+        };
+        write!(
+            f,
+            "{} slot {}: {pos} ({side} to move): {}",
+            self.sector, self.slot, self.what
+        )
+    }
+}
+
+/// Outcome counts recomputed from the values, to compare with a header.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Outcomes over the canonical slots.
+    pub classes: Counts,
+    /// Outcomes over all positions, every symmetric copy counted.
+    pub positions: Counts,
+    /// Non-canonical slots.
+    pub holes: u64,
+    /// Longest stored win.
+    pub max_win: Option<u16>,
+    /// Longest stored loss.
+    pub max_loss: Option<u16>,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        for (a, b) in [
+            (&mut self.classes, &o.classes),
+            (&mut self.positions, &o.positions),
+        ] {
+            a.win += b.win;
+            a.loss += b.loss;
+            a.draw += b.draw;
+        }
+        self.holes += o.holes;
+        self.max_win = self.max_win.max(o.max_win);
+        self.max_loss = self.max_loss.max(o.max_loss);
+    }
+
+    /// How a header disagrees with the tally, one line per field.
+    pub fn header_disagreements(&self, s: &TableSummary) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut field = |name: &str, header: String, values: String| {
+            if header != values {
+                out.push(format!(
+                    "the header says {header} {name}, the values hold {values}"
+                ));
+            }
+        };
+        let counts = [
+            ("classes won", s.classes.win, self.classes.win),
+            ("classes lost", s.classes.loss, self.classes.loss),
+            ("classes drawn", s.classes.draw, self.classes.draw),
+            ("positions won", s.positions.win, self.positions.win),
+            ("positions lost", s.positions.loss, self.positions.loss),
+            ("positions drawn", s.positions.draw, self.positions.draw),
+            ("holes", s.holes, self.holes),
+        ];
+        for (name, h, v) in counts {
+            field(name, h.to_string(), v.to_string());
+        }
+        let d = |d: Option<u16>| d.map_or("none".to_string(), |d| d.to_string());
+        field("as longest win", d(s.max_win), d(self.max_win));
+        field("as longest loss", d(s.max_loss), d(self.max_loss));
+        out
+    }
+}
+
+/// The result of checking the values of one sector.
+#[derive(Clone, Debug, Default)]
+pub struct ValueCheck {
+    /// Counts recomputed from the values.
+    pub tally: Tally,
+    /// Slots that fail.
+    pub inconsistencies: u64,
+    /// The first failing slots, in slot order, described.
+    pub reported: Vec<Inconsistency>,
+}
+
+impl ValueCheck {
+    fn merge(mut self, other: ValueCheck, limit: usize) -> ValueCheck {
+        self.tally.add(&other.tally);
+        self.inconsistencies += other.inconsistencies;
+        let room = limit.saturating_sub(self.reported.len());
+        self.reported.extend(other.reported.into_iter().take(room));
+        self
+    }
+}
+
+/// The codes of the sectors a sector's turns lead into, by stones on the
+/// board of the player to move and of the opponent (`10 * us + them`; the
+/// hands are the same for every turn of a sector).
+type Lookup<'a> = [Option<&'a [u16]>; 100];
+
+/// The value check of one sector: its codes and those of the sectors its
+/// turns lead into.
+pub struct SectorValues<'a> {
+    /// Rule options the values were solved under.
+    pub rules: Rules,
+    /// The sector checked.
+    pub sector: Sector,
+    /// Its codes, slot by slot.
+    pub values: &'a [u16],
+    /// The codes of every sector a turn leads into (the sector itself
+    /// included when a turn leads back into it).
+    pub successors: Vec<(Sector, &'a [u16])>,
+}
+
+impl SectorValues<'_> {
+    /// Checks every slot, in parallel over slot ranges, advancing `progress`
+    /// (if any) by the slots done; describes at most `limit` inconsistencies.
+    pub fn check(&self, limit: usize, progress: Option<&ProgressBar>) -> ValueCheck {
+        let slots = Indexer::get().slots(self.sector);
+        (0..slots.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let range = c * CHUNK..((c + 1) * CHUNK).min(slots);
+                let done = range.end - range.start;
+                let check = self.check_range(range, limit);
+                if let Some(bar) = progress {
+                    bar.inc(done);
+                }
+                check
+            })
+            .reduce(ValueCheck::default, |a, b| a.merge(b, limit))
+    }
+
+    /// The codes of the sector of a successor.
+    #[inline]
+    fn table(&self, sector: Sector) -> Option<&[u16]> {
+        self.successors
+            .iter()
+            .find(|(s, _)| *s == sector)
+            .map(|(_, v)| *v)
+    }
+
+    /// The stored outcome of a successor, seen by its player to move.
+    #[inline]
+    fn successor(&self, next: &Node) -> Result<Outcome, String> {
+        if next.us_total() < 3 {
+            return Ok(Outcome::Loss(0));
+        }
+        let sector = Sector::of(next);
+        let Some(values) = self.table(sector) else {
+            return Err(format!(
+                "a move leads into sector {sector}, which was not loaded"
+            ));
+        };
+        let slot = Indexer::get().index(next);
+        match values.get(slot as usize).copied() {
+            Some(HOLE) => Err(format!("a move leads to slot {slot} of {sector}, a hole")),
+            Some(code) => Ok(Outcome::from_code(code).expect("not a hole")),
+            None => Err(format!(
+                "a move leads to slot {slot} of {sector}, past its end"
+            )),
+        }
+    }
+
+    /// The value the rules give a position from its successors' stored
+    /// values, with the best move (`None` when there is no move); an error
+    /// when a successor cannot be read. The slow path, for messages.
+    fn derive(&self, node: &Node) -> Result<(Outcome, Option<Move>), String> {
+        let mut best: Option<(Outcome, Move)> = None;
+        let mut failure = None;
+        self.rules.for_each_move(node, |m, next| {
+            match self.successor(&next) {
+                Ok(after) => {
+                    let mine = after.before_move();
+                    let better = match best {
+                        None => true,
+                        Some((b, _)) => mine.rank() > b.rank(),
+                    };
+                    if better {
+                        best = Some((mine, m));
+                    }
+                }
+                Err(e) => {
+                    failure.get_or_insert_with(|| format!("move {m}: {e}"));
+                }
+            };
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        Ok(match best {
+            Some((o, m)) => (o, Some(m)),
+            None => (Outcome::Loss(0), None),
+        })
+    }
+
+    /// The fast path of `derive`: the rank of the best move's outcome
+    /// (`Loss(0)`'s without a move), `None` if a successor cannot be read.
+    /// `tables[10 * us + them]` are the codes of the successors' sector with
+    /// that many stones on the board. The successors' slots are gathered first
+    /// and read after, so that the reads (cache misses, in large sectors)
+    /// overlap.
+    #[inline]
+    fn best_rank(
+        &self,
+        node: &Node,
+        tables: &Lookup<'_>,
+        next_slots: &mut Vec<(u32, u64)>,
+    ) -> Option<i32> {
+        const LOST: u32 = u32::MAX;
+        let ix = Indexer::get();
+        next_slots.clear();
+        // The turns of one move that remove different stones share a frame.
+        let mut last: Option<(u32, Frame)> = None;
+        self.rules.for_each_move(node, |_, next| {
+            if next.us_total() < 3 {
+                next_slots.push((LOST, 0));
+                return;
+            }
+            let frame = match last {
+                Some((them, f)) if them == next.them => f,
+                _ => {
+                    let f = ix.frame(next.them);
+                    last = Some((next.them, f));
+                    f
+                }
+            };
+            let table = next.us.count_ones() * 10 + next.them.count_ones();
+            next_slots.push((table, frame.slot(next.us)));
+        });
+        let mut best = None;
+        for &(table, slot) in next_slots.iter() {
+            let after = if table == LOST {
+                Outcome::Loss(0)
+            } else {
+                let values = tables.get(table as usize).copied().flatten()?;
+                Outcome::from_code(*values.get(slot as usize)?)?
+            };
+            best = best.max(Some(after.before_move().rank()));
+        }
+        Some(best.unwrap_or(Outcome::Loss(0).rank()))
+    }
+
+    fn check_range(&self, range: std::ops::Range<u64>, limit: usize) -> ValueCheck {
+        let ix = Indexer::get();
+        let mut tables: Lookup<'_> = [None; 100];
+        for &(s, values) in &self.successors {
+            if s.stm_board <= 9 && s.opp_board <= 9 {
+                tables[s.stm_board as usize * 10 + s.opp_board as usize] = Some(values);
+            }
+        }
+        let mut next_slots = Vec::new();
+        let mut out = ValueCheck::default();
+        let fail = |out: &mut ValueCheck, slot: u64, node: Node, what: String| {
+            out.inconsistencies += 1;
+            if out.reported.len() < limit {
+                out.reported.push(Inconsistency {
+                    sector: self.sector,
+                    slot,
+                    node,
+                    what,
+                });
+            }
+        };
+        for (slot, node) in ix.positions(self.sector, range) {
+            let Some(&code) = self.values.get(slot as usize) else {
+                fail(
+                    &mut out,
+                    slot,
+                    node,
+                    "no value: the table is too short".into(),
+                );
+                continue;
+            };
+            let canonical = ix.index(&node) == slot;
+            if !canonical {
+                out.tally.holes += 1;
+                if code != HOLE {
+                    let what = format!(
+                        "slot is a hole (the position is stored at slot {}) but holds {}",
+                        ix.index(&node),
+                        describe(code)
+                    );
+                    fail(&mut out, slot, node, what);
+                }
+                continue;
+            }
+            let Some(stored) = Outcome::from_code(code) else {
+                fail(&mut out, slot, node, "canonical slot holds a hole".into());
+                continue;
+            };
+            let weight = 16 / ix.stabiliser_size(&node) as u64;
+            let t = &mut out.tally;
+            match stored {
+                Outcome::Win(d) => {
+                    t.classes.win += 1;
+                    t.positions.win += weight;
+                    t.max_win = t.max_win.max(Some(d));
+                }
+                Outcome::Loss(d) => {
+                    t.classes.loss += 1;
+                    t.positions.loss += weight;
+                    t.max_loss = t.max_loss.max(Some(d));
+                }
+                Outcome::Draw => {
+                    t.classes.draw += 1;
+                    t.positions.draw += weight;
+                }
+            }
+            if self.best_rank(&node, &tables, &mut next_slots) == Some(stored.rank()) {
+                continue;
+            }
+            match self.derive(&node) {
+                Ok((derived, _)) if derived == stored => {}
+                Ok((derived, best)) => {
+                    fail(&mut out, slot, node, explain(stored, derived, best));
+                }
+                Err(e) => fail(&mut out, slot, node, e),
+            }
+        }
+        out
+    }
+}
+
+fn describe(code: u16) -> String {
+    Outcome::from_code(code).map_or("a hole".into(), |o| o.to_string())
+}
+
+/// Why a stored value is not what the rules give.
+fn explain(stored: Outcome, derived: Outcome, best: Option<Move>) -> String {
+    let Some(m) = best else {
+        return format!("stored {stored}, but the player to move has no move: loss 0");
+    };
+    match (stored, derived) {
+        (Outcome::Win(n), Outcome::Win(k)) if k < n => {
+            format!("stored win {n}, but {m} wins sooner: win {k}")
+        }
+        (Outcome::Win(n), _) => format!(
+            "stored win {n}, but no move leads to a loss in {}; the best, {m}, gives {derived}",
+            n - 1
+        ),
+        (Outcome::Loss(n), Outcome::Loss(k)) => {
+            format!("stored loss {n}, but the longest defence, {m}, gives loss {k}")
+        }
+        (Outcome::Loss(n), _) => format!("stored loss {n}, but {m} gives {derived}"),
+        (Outcome::Draw, Outcome::Loss(k)) => {
+            format!("stored draw, but every move loses; the longest defence, {m}, gives loss {k}")
+        }
+        (Outcome::Draw, _) => format!("stored draw, but {m} gives {derived}"),
+    }
+}
+
+/// What became of one table.
+#[derive(Clone, Debug)]
+pub struct SectorVerdict {
+    /// The sector.
+    pub sector: Sector,
+    /// Its file (which may be missing).
+    pub path: PathBuf,
+    /// Slots whose values were checked (0 if the table could not be read).
+    pub slots: u64,
+    /// Slots that fail the value check.
+    pub inconsistencies: u64,
+    /// What is wrong with the file, its header or its successors.
+    pub problems: Vec<String>,
+    /// Time spent on the sector (reading included).
+    pub time: Duration,
+}
+
+impl SectorVerdict {
+    /// Whether the table passed every check.
+    pub fn passed(&self) -> bool {
+        self.inconsistencies == 0 && self.problems.is_empty()
+    }
+}
+
+/// What a verification found.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyReport {
+    /// The rule options of the directory's tables.
+    pub rules: Rules,
+    /// Every table verified, in solving order.
+    pub sectors: Vec<SectorVerdict>,
+    /// The first inconsistencies, described.
+    pub reported: Vec<Inconsistency>,
+    /// Problems of the directory itself (files that are not tables).
+    pub problems: Vec<String>,
+    /// Unfinished `*.tmp` files seen and ignored.
+    pub ignored: Vec<PathBuf>,
+    /// Time of the whole run.
+    pub time: Duration,
+}
+
+impl VerifyReport {
+    /// Whether everything held.
+    pub fn passed(&self) -> bool {
+        self.problems.is_empty()
+            && !self.sectors.is_empty()
+            && self.sectors.iter().all(|s| s.passed())
+    }
+
+    /// Slots whose values were checked.
+    pub fn slots(&self) -> u64 {
+        self.sectors.iter().map(|s| s.slots).sum()
+    }
+
+    /// Slots that fail the value check, in all.
+    pub fn inconsistencies(&self) -> u64 {
+        self.sectors.iter().map(|s| s.inconsistencies).sum()
+    }
+}
+
+/// An error with its sources, `: `-separated (the probe's errors leave their
+/// source out of their own message).
+pub(crate) fn chain(e: &dyn Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// A table read whole: its header and its codes.
+struct Loaded {
+    summary: TableSummary,
+    values: Vec<u16>,
+}
+
+/// Reads a table's header only (cheap), checking its name and length.
+fn read_header(path: &Path, sector: Sector) -> Result<TableSummary, String> {
+    let fail = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
+    let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
+    let len = file.metadata().map_err(|e| fail(&e))?.len();
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    file.take(HEADER_LEN as u64)
+        .read_to_end(&mut header)
+        .map_err(|e| fail(&e))?;
+    let summary = TableSummary::parse(&header).map_err(|e| fail(&e))?;
+    check_file_name(path, summary.sector).map_err(|e| fail(&e))?;
+    if summary.sector != sector {
+        return Err(format!(
+            "{}: holds sector {}, not {sector}",
+            path.display(),
+            summary.sector
+        ));
+    }
+    if summary.bytes != len {
+        let e = moulin_probe::FileError::Length {
+            expected: summary.bytes,
+            got: len,
+        };
+        return Err(fail(&e));
+    }
+    Ok(summary)
+}
+
+/// Reads a whole table: header, every block's checksum, the file's checksum.
+fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
+    let fail = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
+    let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
+    let table = Table::new(bytes).map_err(|e| fail(&e))?;
+    check_file_name(path, table.sector()).map_err(|e| fail(&e))?;
+    if table.sector() != sector {
+        return Err(format!(
+            "{}: holds sector {}, not {sector}",
+            path.display(),
+            table.sector()
+        ));
+    }
+    let values = table.decode_all().map_err(|e| fail(&e))?;
+    Ok(Loaded {
+        summary: *table.summary(),
+        values,
+    })
+}
+
+fn rules_text(rules: Rules) -> &'static str {
+    if rules.flying {
+        "flying"
+    } else {
+        "no flying"
+    }
+}
+
+/// The files of a table directory.
+#[derive(Default)]
+struct Listing {
+    /// `*.mtb` files by sector.
+    tables: BTreeMap<Sector, PathBuf>,
+    /// Files named like tables that are not named for a sector.
+    problems: Vec<String>,
+    /// Unfinished `*.tmp` files.
+    ignored: Vec<PathBuf>,
+}
+
+fn list_tables(dir: &Path) -> anyhow::Result<Listing> {
+    use anyhow::Context;
+    let mut listing = Listing::default();
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list the table directory {}", dir.display()))?;
+    for item in entries {
+        let path = item
+            .with_context(|| format!("cannot list the table directory {}", dir.display()))?
+            .path();
+        let extension = path.extension().and_then(|e| e.to_str());
+        if extension == Some("tmp") {
+            listing.ignored.push(path);
+            continue;
+        }
+        if extension != Some(EXTENSION) {
+            continue;
+        }
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        match stem.parse::<Sector>() {
+            Ok(sector) => {
+                listing.tables.insert(sector, path);
+            }
+            Err(_) => listing.problems.push(format!(
+                "{}: the file name is not a sector's name (like `8v7.mtb`)",
+                path.display()
+            )),
+        }
+    }
+    listing.ignored.sort();
+    Ok(listing)
+}
+
+/// Verifies the tables of a directory (all, or those of `options.sectors`),
+/// calling `on_sector` as each is done. Fails only when the directory cannot
+/// be read; everything wrong with the tables is in the report.
+pub fn verify(
+    options: &VerifyOptions,
+    on_sector: &mut dyn FnMut(&SectorVerdict, &[Inconsistency]),
+) -> anyhow::Result<VerifyReport> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = options.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build()?;
+    run(options, &pool, on_sector)
+}
+
+fn run(
+    options: &VerifyOptions,
+    pool: &rayon::ThreadPool,
+    on_sector: &mut dyn FnMut(&SectorVerdict, &[Inconsistency]),
+) -> anyhow::Result<VerifyReport> {
+    let start = Instant::now();
+    let ix = Indexer::get();
+    let dir = &options.dir;
+    let Listing {
+        tables,
+        problems,
+        ignored,
+    } = list_tables(dir)?;
+    let headers: BTreeMap<Sector, Result<TableSummary, String>> = tables
+        .iter()
+        .map(|(&s, p)| (s, read_header(p, s)))
+        .collect();
+    // The directory's rules: those of most tables (one directory holds one rule set).
+    let flying = headers
+        .values()
+        .flatten()
+        .filter(|s| s.rules.flying)
+        .count();
+    let rules = Rules {
+        flying: 2 * flying >= headers.values().flatten().count(),
+    };
+    let order = Sector::all(true);
+    let mut targets: Vec<Sector> = if options.sectors.is_empty() {
+        tables.keys().copied().collect()
+    } else {
+        options.sectors.clone()
+    };
+    targets.sort_by_key(|s| order.iter().position(|o| o == s).unwrap_or(usize::MAX));
+    targets.dedup();
+    let mut report = VerifyReport {
+        rules,
+        problems,
+        ignored,
+        ..VerifyReport::default()
+    };
+
+    let total: u64 = targets.iter().map(|&s| ix.slots(s)).sum();
+    let bar = if options.progress {
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>8} [{elapsed_precise}] [{bar:40}] {percent:>3}% eta {eta_precise} {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let usable = |s: Sector| -> Result<(), String> {
+        let Some(path) = tables.get(&s) else {
+            return Err(format!("no table for sector {s} in {}", dir.display()));
+        };
+        let summary = headers[&s].as_ref().map_err(Clone::clone)?;
+        if summary.rules != rules {
+            return Err(format!(
+                "{} was solved with {}, the other tables with {}: one directory holds one rule set",
+                path.display(),
+                rules_text(summary.rules),
+                rules_text(rules)
+            ));
+        }
+        Ok(())
+    };
+
+    let mut cache: HashMap<Sector, Result<Loaded, String>> = HashMap::new();
+    let mut done = 0u64;
+    for sector in targets {
+        let sector_start = Instant::now();
+        bar.set_prefix(sector.name());
+        let mut verdict = SectorVerdict {
+            sector,
+            path: tables
+                .get(&sector)
+                .cloned()
+                .unwrap_or_else(|| dir.join(format!("{}.{EXTENSION}", sector.name()))),
+            slots: 0,
+            inconsistencies: 0,
+            problems: Vec::new(),
+            time: Duration::ZERO,
+        };
+        let successors: Vec<Sector> = sector
+            .successors()
+            .into_iter()
+            .filter(|s| *s != sector)
+            .collect();
+        // Only this sector and those its turns lead into stay decoded.
+        cache.retain(|s, _| *s == sector || successors.contains(s));
+        for &s in std::iter::once(&sector).chain(&successors) {
+            if let Entry::Vacant(slot) = cache.entry(s) {
+                bar.set_message(format!("reading {s}"));
+                slot.insert(usable(s).and_then(|()| load(&tables[&s], s)));
+            }
+        }
+        let mut check = ValueCheck::default();
+        match &cache[&sector] {
+            Err(e) => verdict.problems.push(e.clone()),
+            Ok(own) => {
+                let mut lookups = vec![(sector, own.values.as_slice())];
+                for &s in &successors {
+                    match &cache[&s] {
+                        Ok(t) => lookups.push((s, t.values.as_slice())),
+                        Err(e) => verdict.problems.push(format!(
+                            "cannot check {sector}: its turns lead into {s}, which is unusable: {e}"
+                        )),
+                    }
+                }
+                if verdict.problems.is_empty() {
+                    bar.set_message("checking values");
+                    let values = SectorValues {
+                        rules,
+                        sector,
+                        values: &own.values,
+                        successors: lookups,
+                    };
+                    let limit = options.max_reports.saturating_sub(report.reported.len());
+                    check = pool.install(|| values.check(limit, Some(&bar)));
+                    verdict.slots = own.values.len() as u64;
+                    verdict.inconsistencies = check.inconsistencies;
+                    verdict
+                        .problems
+                        .extend(check.tally.header_disagreements(&own.summary));
+                }
+            }
+        }
+        done += ix.slots(sector);
+        bar.set_position(done);
+        verdict.time = sector_start.elapsed();
+        bar.suspend(|| on_sector(&verdict, &check.reported));
+        report.reported.extend(check.reported);
+        report.sectors.push(verdict);
+    }
+    bar.finish_and_clear();
+    report.time = start.elapsed();
+    Ok(report)
+}
