@@ -374,3 +374,21 @@ fn published_checksums_are_reproduced() {
     }
     assert_eq!(compared, 4);
 }
+
+/// `moulin verify | head -1`: the reader goes away, the verification goes
+/// on and its verdict is still the exit code.
+#[test]
+fn a_closed_output_pipe_is_no_crash() {
+    let mut child = moulin()
+        .args(["verify", "-q", "--sector", "3v3", "--dir"])
+        .arg(solved())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -3,6 +3,7 @@
 //! recomputed, written to a temporary file and renamed), so that only
 //! `moulin verify` can tell. A maintenance tool for testing the verifier.
 
+use super::verify::say;
 use super::{parse_position, InputError};
 use anyhow::Context;
 use moulin_probe::index::Indexer;
@@ -119,9 +120,9 @@ pub fn run(args: &Args) -> super::Outcome {
         HOLE => "a hole".to_string(),
         c => Outcome::from_code(c).expect("not a hole").to_string(),
     };
-    println!(
+    say(format_args!(
         "{}: sector {sector} slot {slot}: {old} -> {outcome}",
         path.display()
-    );
+    ));
     Ok(true)
 }

@@ -56,12 +56,12 @@ fn print_sector(v: &SectorVerdict, reported: &[Inconsistency]) {
             plural(v.inconsistencies, "inconsistent value")
         ));
     }
-    println!("{line}");
+    say(format_args!("{line}"));
     for p in &v.problems {
-        println!("    {p}");
+        say(format_args!("    {p}"));
     }
     for i in reported {
-        println!("    {i}");
+        say(format_args!("    {i}"));
     }
 }
 
@@ -84,13 +84,16 @@ pub fn run(args: &Args) -> super::Outcome {
     };
     let report = verify(&options, &mut print_sector)?;
     for p in &report.problems {
-        println!("{p}");
+        say(format_args!("{p}"));
     }
     for path in &report.ignored {
-        println!("ignored unfinished file {}", path.display());
+        say(format_args!("ignored unfinished file {}", path.display()));
     }
     if report.sectors.is_empty() {
-        println!("no tables in {}: nothing verified", args.dir.display());
+        say(format_args!(
+            "no tables in {}: nothing verified",
+            args.dir.display()
+        ));
         return Ok(false);
     }
     let failed = report.sectors.iter().filter(|s| !s.passed()).count();
@@ -102,14 +105,14 @@ pub fn run(args: &Args) -> super::Outcome {
     } else {
         "no flying"
     };
-    println!(
+    say(format_args!(
         "verified {slots} slots of {} in {secs:.1}s ({rate:.0} positions/s, rules: {rules})",
         plural(report.sectors.len() as u64, "table"),
-    );
+    ));
     if !report.passed() {
         let shown = report.reported.len() as u64;
         let total = report.inconsistencies();
-        println!(
+        say(format_args!(
             "FAILED: {} in {failed} of {}{}",
             plural(total, "inconsistent value"),
             plural(report.sectors.len() as u64, "table"),
@@ -118,16 +121,25 @@ pub fn run(args: &Args) -> super::Outcome {
             } else {
                 String::new()
             }
-        );
+        ));
         return Ok(false);
     }
-    println!("every value follows from the rules; every checksum and count holds");
+    say(format_args!(
+        "every value follows from the rules; every checksum and count holds"
+    ));
     if let Some(path) = &args.manifest {
         let verified: Vec<Sector> = report.sectors.iter().map(|s| s.sector).collect();
         let text = manifest(&args.dir, &verified)?;
         std::fs::write(path, text)
             .with_context(|| format!("cannot write the manifest {}", path.display()))?;
-        println!("wrote {}", path.display());
+        say(format_args!("wrote {}", path.display()));
     }
     Ok(true)
+}
+
+/// Prints a line on standard output. A reader that went away (`| head`)
+/// neither stops nor crashes the verification: its verdict is the exit code.
+pub(super) fn say(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
