@@ -5,7 +5,11 @@ use moulin::cmd;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "moulin", version, about = "Nine Men's Morris tablebase: solve, probe, verify")]
+#[command(
+    name = "moulin",
+    version,
+    about = "Nine Men's Morris tablebase: solve, probe, verify"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
