@@ -268,7 +268,10 @@ mod tests {
             .map(|m| m.to_string())
             .collect();
         assert_eq!(all.len(), 22);
-        assert!(all.contains(&"g1".to_string()), "g1 forms a mill, removes nothing");
+        assert!(
+            all.contains(&"g1".to_string()),
+            "g1 forms a mill, removes nothing"
+        );
         assert!(all.iter().all(|m| !m.contains('x')));
     }
 

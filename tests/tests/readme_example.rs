@@ -4,7 +4,10 @@ use moulin_probe::{Outcome, Position, Tablebase};
 
 // Identical to the README's `advise` (which the doctest of `moulin_probe`
 // compiles), apart from collecting the lines instead of printing them.
-fn advise(tables: &std::path::Path, out: &mut Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
+fn advise(
+    tables: &std::path::Path,
+    out: &mut Vec<String>,
+) -> Result<(), Box<dyn std::error::Error>> {
     let tb = Tablebase::open(tables)?; // cheap: tables open lazily, memory-mapped
     let pos: Position = "W:a1,d1,g1 B:b2,d2,f2 w".parse()?;
     match tb.probe(&pos)? {
@@ -37,7 +40,10 @@ fn readme_example_runs_on_solved_tables() {
     // can block only one point, so White's third turn captures: a win in 3.
     assert_eq!(out[0], "White wins in 3 turns", "{out:?}");
     assert!(out.contains(&"perfect move: d1-a4".to_string()), "{out:?}");
-    let best = out.iter().filter(|l| l.starts_with("perfect move: ")).count();
+    let best = out
+        .iter()
+        .filter(|l| l.starts_with("perfect move: "))
+        .count();
     assert!(best >= 1);
     let pos: Position = "W:a1,d1,g1 B:b2,d2,f2 w".parse().unwrap();
     let legal = moulin_probe::Rules::default().legal_moves(&pos).len();
