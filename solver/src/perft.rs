@@ -172,7 +172,7 @@ mod tests {
             "W:a4,c4,b2,d2,e5,g7 B:b6,d6,f6,a1,d1,g1 w",
             "W:a1,d1 B:b2,c3 w 7 7",
             "W:d1,g1,a4,a7 B:b2,c3,e3,d7 w 5 5",
-            "W:a1,d1 B: b 7 8",
+            "W:a1,d1 B:b2 b 7 8",
             "W:a1,d1,g7 B:b2,d2,f2,d6 w",
             "W:a1,d1,a7 B:b2,d2,f2,d6 w",
             "W:a1,d1,g1,a4 B:a7,d2,g4,b4,c4,d7 w",
