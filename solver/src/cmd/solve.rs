@@ -8,7 +8,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Solve the moving phase up to this many stones a side (3..=9). The
-    /// default, 5, takes about a minute on two cores.
+    /// default, 5, takes a few seconds on two cores.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(3..=9))]
     pub max_stones: u8,
     /// Solve the whole moving phase (same as `--max-stones 9`).
