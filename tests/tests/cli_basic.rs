@@ -1,47 +1,9 @@
 //! The `moulin` program from the outside: `moves`, `perft` and `sectors` as a
 //! user runs them, exit codes and messages included.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::process::Output;
 
-/// The `moulin` binary of the profile these tests were built with
-/// (`target/<profile>/moulin`), built first with cargo so that it is never
-/// stale: cargo builds a package's binaries only for that package's own
-/// integration tests, and `moulin` lives in another package.
-fn moulin() -> Command {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    let binary = BINARY.get_or_init(|| {
-        let exe = std::env::current_exe().expect("path of the test binary");
-        // target/<profile>/deps/cli_basic-<hash>
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("the test binary lies in target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target directory");
-        let profile = profile_dir.file_name().unwrap().to_str().unwrap();
-        let cargo = option_env!("CARGO").unwrap_or("cargo");
-        let mut build = Command::new(cargo);
-        build
-            .args(["build", "--quiet", "-p", "moulin", "--bin", "moulin"])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        let status = build.status().expect("cargo runs");
-        assert!(status.success(), "building the moulin binary failed");
-        profile_dir.join(format!("moulin{}", std::env::consts::EXE_SUFFIX))
-    });
-    Command::new(binary)
-}
+use moulin_tests::moulin;
 
 fn run(args: &[&str]) -> Output {
     moulin().args(args).output().expect("moulin runs")

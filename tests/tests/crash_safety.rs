@@ -12,41 +12,9 @@ use moulin_probe::table::Table;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// The `moulin` binary of the profile these tests were built with, built
-/// first with cargo so that it is never stale (as in `cli_basic.rs`).
-fn moulin() -> Command {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    let binary = BINARY.get_or_init(|| {
-        let exe = std::env::current_exe().expect("path of the test binary");
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("the test binary lies in target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target directory");
-        let profile = profile_dir.file_name().unwrap().to_str().unwrap();
-        let mut build = Command::new(option_env!("CARGO").unwrap_or("cargo"));
-        build
-            .args(["build", "--quiet", "-p", "moulin", "--bin", "moulin"])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        assert!(build.status().expect("cargo runs").success());
-        profile_dir.join(format!("moulin{}", std::env::consts::EXE_SUFFIX))
-    });
-    Command::new(binary)
-}
+use moulin_tests::moulin;
 
 const MAX_STONES: &str = "4";
 
