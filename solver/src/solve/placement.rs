@@ -3,7 +3,7 @@
 //! into the same sector: each sector is one forward pass, every position's
 //! value the best of its successors, read from sectors already solved.
 
-use super::retro::{LowerSectors, Progress};
+use super::retro::{for_each_capture_slot, LowerSectors, Progress};
 use moulin_probe::board::{forms_mill, points, removable, ALL_POINTS};
 use moulin_probe::index::Indexer;
 use moulin_probe::value::HOLE;
@@ -98,16 +98,11 @@ fn value(node: &Node, quiet: &[u16], capture: &[u16], capture_loses: bool) -> Ou
                 consider(Outcome::Loss(0));
                 continue;
             }
-            let code = frame.is_plain().then(|| frame.code(node.them));
-            for r in points(victims) {
-                let slot = match code {
-                    Some(c) => frame.slot_of_code(c ^ frame.point_code(r.index())),
-                    None => frame.slot(node.them ^ r.bit()),
-                };
+            for_each_capture_slot(&frame, node.them, victims, |slot| {
                 consider(
                     Outcome::from_code(capture[slot as usize]).expect("index never yields a hole"),
                 );
-            }
+            });
         } else {
             let slot = frame.slot(node.them);
             consider(Outcome::from_code(quiet[slot as usize]).expect("index never yields a hole"));

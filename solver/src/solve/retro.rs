@@ -26,7 +26,7 @@
 //! indexing any successor during initialisation.
 
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS};
-use moulin_probe::index::Indexer;
+use moulin_probe::index::{Frame, Indexer};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Node, Outcome, Rules, Sector};
 use rayon::prelude::*;
@@ -122,6 +122,25 @@ pub fn for_each_unmove(rules: &Rules, node: &Node, mut f: impl FnMut(Node, usize
     }
 }
 
+/// Calls `f` with the slot of every position a capture leads to: the victim
+/// (`them`, to move next) loses one of `victims`, and `frame` is the frame of
+/// the capturer's stones after the turn. One frame serves every removal.
+#[inline]
+pub(super) fn for_each_capture_slot(
+    frame: &Frame,
+    them: Bitboard,
+    victims: Bitboard,
+    mut f: impl FnMut(u64),
+) {
+    let code = frame.is_plain().then(|| frame.code(them));
+    for r in points(victims) {
+        f(match code {
+            Some(c) => frame.slot_of_code(c ^ frame.point_code(r.index())),
+            None => frame.slot(them ^ r.bit()),
+        });
+    }
+}
+
 /// Initial state of one slot: its value, counter and the level it is a seed of.
 fn initial(
     rules: &Rules,
@@ -152,20 +171,14 @@ fn initial(
             return;
         }
         // Every capture of this turn leaves the opponent to move against `us_after`.
-        let frame = ix.frame(us_after);
-        let code = frame.is_plain().then(|| frame.code(node.them));
-        for r in points(victims) {
-            let slot = match code {
-                Some(c) => frame.slot_of_code(c ^ frame.point_code(r.index())),
-                None => frame.slot(node.them ^ r.bit()),
-            };
+        for_each_capture_slot(&ix.frame(us_after), node.them, victims, |slot| {
             match Outcome::from_code(values[slot as usize]) {
                 Some(Outcome::Loss(d)) => best_win = best_win.min(d + 1),
                 Some(Outcome::Win(d)) => loss_bound = loss_bound.max(d + 1),
                 Some(Outcome::Draw) => can_draw = true,
                 None => unreachable!("index never yields a hole"),
             }
-        }
+        });
     });
     if !any {
         return (UNRESOLVED, 0, Some(0)); // blocked: lost now
