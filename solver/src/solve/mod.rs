@@ -2,6 +2,7 @@
 //! retrograde analysis (`retro`), written as tables.
 
 pub mod driver;
+pub mod memory;
 pub mod placement;
 pub mod retro;
 

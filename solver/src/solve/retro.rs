@@ -25,6 +25,7 @@
 //! reach zero exactly when every turn has been accounted for, without
 //! indexing any successor during initialisation.
 
+use super::memory::huge_vec;
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS};
 use moulin_probe::index::{Frame, Indexer};
 use moulin_probe::value::HOLE;
@@ -213,7 +214,7 @@ impl SectorState {
         } else {
             &[]
         };
-        let slots: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+        let slots: Vec<AtomicU32> = huge_vec(n, |_| AtomicU32::new(0));
         let seeds: Vec<(u16, u32)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|c| {
@@ -317,18 +318,14 @@ pub fn solve_pair(
     states
         .into_iter()
         .map(|st| {
-            let values = st
-                .slots
-                .into_par_iter()
-                .map(|v| {
-                    let v = v.into_inner() as u16;
-                    if v != HOLE && v & UNRESOLVED != 0 {
-                        0
-                    } else {
-                        v
-                    }
-                })
-                .collect();
+            let values = huge_vec(st.slots.len(), |i| {
+                let v = st.slots[i].load(Relaxed) as u16;
+                if v != HOLE && v & UNRESOLVED != 0 {
+                    0
+                } else {
+                    v
+                }
+            });
             (st.sector, values)
         })
         .collect()
