@@ -282,7 +282,19 @@ fn parse_hand(text: &str) -> Result<u8, PositionError> {
 impl FromStr for Position {
     type Err = PositionError;
 
+    /// Parses and validates (`Position::validate`) a position.
     fn from_str(text: &str) -> Result<Position, PositionError> {
+        let pos = Position::parse_unvalidated(text)?;
+        pos.validate()?;
+        Ok(pos)
+    }
+}
+
+impl Position {
+    /// Parses a position's text without the game's invariants (only its
+    /// syntax, point names and points listed twice): for reduced games with
+    /// fewer stones. Anything else should use `str::parse`.
+    pub fn parse_unvalidated(text: &str) -> Result<Position, PositionError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 3 && fields.len() != 5 {
             return Err(PositionError::Syntax(format!(
@@ -311,15 +323,13 @@ impl FromStr for Position {
         if let Some(p) = points(white & black).next() {
             return Err(PositionError::PointTwice(p.name().into()));
         }
-        let pos = Position {
+        Ok(Position {
             white,
             black,
             white_hand,
             black_hand,
             side,
-        };
-        pos.validate()?;
-        Ok(pos)
+        })
     }
 }
 

@@ -3,5 +3,6 @@
 
 pub mod cmd;
 pub mod perft;
+pub mod prove;
 pub mod solve;
 pub mod verify;

@@ -21,6 +21,9 @@ enum Command {
     Solve(cmd::solve::Args),
     /// Outcome, distance and best moves of positions, from the tables.
     Probe(cmd::probe::Args),
+    /// Value of a position with stones in hand (default: the start) by
+    /// alpha-beta search over the placement phase, from the moving-phase tables.
+    Prove(cmd::prove::Args),
     /// Legal moves of a position (no tables needed).
     Moves(cmd::moves::Args),
     /// Number of move paths of a given length (rules check).
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Probe(a) => cmd::probe::run(a),
+        Command::Prove(a) => cmd::prove::run(a),
         Command::Moves(a) => cmd::moves::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Sectors(a) => cmd::sectors::run(a),

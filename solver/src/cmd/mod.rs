@@ -3,6 +3,7 @@
 pub mod moves;
 pub mod perft;
 pub mod probe;
+pub mod prove;
 pub mod sectors;
 pub mod solve;
 pub mod stats;

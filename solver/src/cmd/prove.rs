@@ -1,0 +1,151 @@
+//! `moulin prove`: the value of a position with stones in hand (by default
+//! the start of the game) by alpha-beta search over the placement phase,
+//! reading only the tables it reaches, typically the moving-phase ones
+//! (see `crate::prove`).
+
+use crate::prove::{Prover, Wdl};
+use anyhow::Context;
+use moulin_probe::{Position, Rules, Tablebase};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `moulin prove`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The position, with stones in hand (or any position whose sector has a
+    /// table).
+    #[arg(default_value = "W: B: w 9 9")]
+    pub position: String,
+    /// Directory of the tables (the moving phase must be complete up to the
+    /// stones the position can still bring onto the board).
+    #[arg(long, default_value = "data/tables")]
+    pub dir: PathBuf,
+    /// Also value every legal move (distinct ones searched in parallel).
+    #[arg(long)]
+    pub moves: bool,
+    /// Memory of the transposition table, in MiB.
+    #[arg(long, default_value_t = 2048)]
+    pub tt_mib: usize,
+    /// Memory for decoded table blocks, in MiB.
+    #[arg(long, default_value_t = 4096)]
+    pub cache_mib: usize,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stones a side of the game the position belongs to: below 9, a
+    /// reduced game (as in `W: B: w 6 6`), for comparisons and timings;
+    /// positions are then accepted with up to 9 - N stones fewer than
+    /// captures explain.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u8).range(3..=9))]
+    pub stones: u8,
+    /// Insist on the rules without flying (by default those of the tables).
+    #[arg(long)]
+    pub no_flying: bool,
+    /// Print one JSON object: `position`, `outcome`, `moves` (`move`,
+    /// `outcome`), `searched`, `table_reads`, `seconds`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct JsonAnswer {
+    position: String,
+    outcome: &'static str,
+    moves: Vec<JsonMove>,
+    searched: u64,
+    table_reads: u64,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct JsonMove {
+    r#move: String,
+    outcome: &'static str,
+}
+
+/// Runs `moulin prove`.
+pub fn run(args: &Args) -> super::Outcome {
+    let position = parse(&args.position, args.stones)?;
+    let mut tb = Tablebase::open(&args.dir)
+        .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?
+        .with_cache_bytes(args.cache_mib << 20);
+    if args.no_flying {
+        tb = tb.with_rules(Rules { flying: false })?;
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().context("starting the worker threads")?;
+    let prover = Prover::new(&tb, args.tt_mib << 20);
+    let start = Instant::now();
+    let missing = |e| {
+        anyhow::Error::from(e).context(format!(
+            "the search needs tables that {} does not hold",
+            args.dir.display()
+        ))
+    };
+    let (outcome, moves) = pool.install(|| -> anyhow::Result<(Wdl, Vec<_>)> {
+        if args.moves {
+            let moves = prover.move_values(&position.node()).map_err(missing)?;
+            let best = moves.iter().map(|(_, v)| *v).max();
+            // No move: the game is over, and lost for the player to move.
+            Ok((best.unwrap_or(Wdl::Loss), moves))
+        } else {
+            Ok((prover.value(&position.node()).map_err(missing)?, Vec::new()))
+        }
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    let stats = prover.stats();
+    if args.json {
+        let answer = JsonAnswer {
+            position: position.to_string(),
+            outcome: outcome.word(),
+            moves: moves
+                .iter()
+                .map(|(m, v)| JsonMove {
+                    r#move: m.to_string(),
+                    outcome: v.word(),
+                })
+                .collect(),
+            searched: stats.nodes,
+            table_reads: stats.leaves,
+            seconds,
+        };
+        println!("{}", serde_json::to_string(&answer)?);
+    } else {
+        println!("{position}");
+        println!("  outcome: {} for the player to move", outcome.word());
+        for (m, v) in &moves {
+            println!("    {:<10} {}", m.to_string(), v.word());
+        }
+        println!(
+            "  proved by alpha-beta: {} positions searched, {} table reads, {seconds:.1} s",
+            stats.nodes, stats.leaves
+        );
+    }
+    Ok(true)
+}
+
+/// Parses a position of the game with `stones` stones a side.
+fn parse(text: &str, stones: u8) -> anyhow::Result<Position> {
+    let invalid = |e| super::InputError(format!("invalid position `{text}`: {e}"));
+    let position = Position::parse_unvalidated(text).map_err(invalid)?;
+    let reduced = Position {
+        white_hand: position.white_hand + (9 - stones),
+        black_hand: position.black_hand + (9 - stones),
+        ..position
+    };
+    // In the reduced game, stones a side are 9 - N fewer: a position is
+    // checked as the full game's one with them still in hand (captures and
+    // placements made are the same). Without stones in hand it is checked
+    // as it stands.
+    let check = if position.white_hand + position.black_hand > 0 {
+        reduced
+    } else {
+        position
+    };
+    check.validate().map_err(invalid)?;
+    Ok(position)
+}
