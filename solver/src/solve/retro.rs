@@ -298,8 +298,17 @@ pub fn solve_pair(
                 .par_chunks(1 << 14)
                 .flat_map_iter(|chunk| {
                     let mut found = Vec::with_capacity(chunk.len() * 4);
+                    // One position ahead: its reads are under way while
+                    // the updates of the one before run.
+                    let mut ahead: Option<Predecessors> = None;
                     for &slot in chunk {
-                        propagate(rules, from, to, slot, level, &mut found);
+                        let preds = predecessors(rules, from, to, slot, level);
+                        if let Some(previous) = ahead.replace(preds) {
+                            propagate(to, &previous, level, &mut found);
+                        }
+                    }
+                    if let Some(last) = ahead {
+                        propagate(to, &last, level, &mut found);
                     }
                     found
                 })
@@ -355,22 +364,31 @@ fn resolve(slot: &AtomicU32, level: u16) -> bool {
     }
 }
 
-/// Passes the news of one position resolved at `level` to its predecessors.
+/// The predecessors of one position resolved at a level, ranked.
+struct Predecessors {
+    slots: [u32; 64],
+    n: usize,
+    /// What each un-move takes off a counter (0 when the position is lost).
+    weight: u16,
+}
+
+/// Ranks the predecessors of a position resolved at `level` and asks the
+/// memory for their slot words, so that they arrive while the previous
+/// position's updates run (the atomic updates would otherwise wait for
+/// every earlier read: they order memory accesses).
 #[inline]
-fn propagate(
+fn predecessors(
     rules: &Rules,
     from: &SectorState,
     to_state: &SectorState,
     slot: u32,
     level: u16,
-    found: &mut Vec<u32>,
-) {
+) -> Predecessors {
     let ix = Indexer::get();
     let node = ix
         .unindex(from.sector, slot as u64)
         .expect("slot within sector");
-    let lost = level.is_multiple_of(2);
-    let weight = if lost {
+    let weight = if level.is_multiple_of(2) {
         0
     } else {
         ix.class_size(from.sector, slot as u64) as u16
@@ -378,10 +396,11 @@ fn propagate(
     // Every predecessor's opponent holds `node.us`: one frame ranks them all.
     let frame = ix.frame(node.us);
     let plain = frame.is_plain().then(|| frame.code(node.them));
-    // Rank every predecessor first and read their slots together, so the
-    // memory accesses overlap instead of waiting one after the other.
-    let mut preds = [0u32; 64];
-    let mut n = 0;
+    let mut out = Predecessors {
+        slots: [0; 64],
+        n: 0,
+        weight,
+    };
     for_each_unmove(rules, &node, |pred, to_point, from_point| {
         let p = match plain {
             Some(code) => {
@@ -389,9 +408,35 @@ fn propagate(
             }
             None => frame.slot(pred.us),
         };
-        preds[n] = p as u32;
-        n += 1;
+        prefetch(&to_state.slots[p as usize]);
+        out.slots[out.n] = p as u32;
+        out.n += 1;
     });
+    out
+}
+
+/// Hints the processor to fetch a slot word into the cache.
+#[inline(always)]
+fn prefetch(word: &AtomicU32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it never faults and changes no
+    // memory; the pointer comes from a live reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(word.as_ptr() as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
+/// Passes the news of one position resolved at `level` to its predecessors
+/// (ranked by `predecessors`): a lost position makes them won, a won one
+/// takes its weight off their counters.
+#[inline]
+fn propagate(to_state: &SectorState, preds: &Predecessors, level: u16, found: &mut Vec<u32>) {
+    let lost = level.is_multiple_of(2);
+    let weight = preds.weight;
+    let (preds, n) = (&preds.slots, preds.n);
     let mut seen = [0u32; 64];
     for k in 0..n {
         seen[k] = to_state.slots[preds[k] as usize].load(Relaxed);
