@@ -160,6 +160,26 @@ fn initial(
     let mut best_win = u16::MAX;
     let mut can_draw = false;
     let mut loss_bound = 0u16;
+    // The captures' slots are ranked first and their codes read together,
+    // so the cache misses overlap (reading each as it was ranked was the
+    // largest single cost of the initialisation).
+    let mut captures = [0u32; 256];
+    let mut n = 0;
+    let mut leaves_two = false;
+    let mut judge = |slots: &[u32]| {
+        let mut codes = [0u16; 256];
+        for (c, &slot) in codes.iter_mut().zip(slots) {
+            *c = values[slot as usize];
+        }
+        for &code in &codes[..slots.len()] {
+            match Outcome::from_code(code) {
+                Some(Outcome::Loss(d)) => best_win = best_win.min(d + 1),
+                Some(Outcome::Win(d)) => loss_bound = loss_bound.max(d + 1),
+                Some(Outcome::Draw) => can_draw = true,
+                None => unreachable!("index never yields a hole"),
+            }
+        }
+    };
     for_each_travel(rules, &node, |_, to, us_after| {
         any = true;
         if !forms_mill(us_after, to) {
@@ -168,19 +188,23 @@ fn initial(
         }
         let victims = removable(node.them);
         if node.them.count_ones() == 3 {
-            best_win = 1; // the victim is left with two stones
+            leaves_two = true; // the victim is left with two stones
             return;
+        }
+        if n + victims.count_ones() as usize > captures.len() {
+            judge(&captures[..n]);
+            n = 0;
         }
         // Every capture of this turn leaves the opponent to move against `us_after`.
         for_each_capture_slot(&ix.frame(us_after), node.them, victims, |slot| {
-            match Outcome::from_code(values[slot as usize]) {
-                Some(Outcome::Loss(d)) => best_win = best_win.min(d + 1),
-                Some(Outcome::Win(d)) => loss_bound = loss_bound.max(d + 1),
-                Some(Outcome::Draw) => can_draw = true,
-                None => unreachable!("index never yields a hole"),
-            }
+            captures[n] = slot as u32;
+            n += 1;
         });
     });
+    judge(&captures[..n]);
+    if leaves_two {
+        best_win = 1;
+    }
     if !any {
         return (UNRESOLVED, 0, Some(0)); // blocked: lost now
     }
