@@ -135,8 +135,20 @@ fn report(
     position: Result<Position, String>,
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
-    let result =
-        position.and_then(|p| answer(tb, p).map_err(|e| format!("{:#}", anyhow::Error::from(e))));
+    let result = position.and_then(|p| {
+        answer(tb, p).map_err(|e| {
+            let hint = match e {
+                ProbeError::MissingSector(s) if !s.is_moving() => {
+                    " (`moulin solve --all` writes it; `moulin prove` values positions \
+                     with stones in hand from the moving-phase tables alone)"
+                        .to_string()
+                }
+                ProbeError::MissingSector(_) => " (`moulin solve --moving` writes it)".into(),
+                _ => String::new(),
+            };
+            format!("{:#}{hint}", anyhow::Error::from(e))
+        })
+    });
     match (&result, args.json) {
         (Ok(a), true) => writeln!(out, "{}", serde_json::to_string(&a.json())?)?,
         (Ok(a), false) => write!(out, "{}", a.text(&tb.rules()))?,
