@@ -72,7 +72,7 @@ fn the_four_stone_game_from_the_command_line() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("outcome: loss for the player to move"),
+        text(&out.stdout).contains("outcome: loss for White, to move"),
         "{}",
         text(&out.stdout)
     );

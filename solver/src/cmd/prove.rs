@@ -5,7 +5,7 @@
 
 use crate::prove::{Prover, Wdl};
 use anyhow::Context;
-use moulin_probe::{Position, Rules, Tablebase};
+use moulin_probe::{Position, Rules, Side, Tablebase};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -13,10 +13,10 @@ use std::time::Instant;
 /// Arguments of `moulin prove`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The position, with stones in hand (or any position whose sector has a
-    /// table).
+    /// Positions with stones in hand (or any whose sector has a table),
+    /// answered in order; the transposition table serves them all.
     #[arg(default_value = "W: B: w 9 9")]
-    pub position: String,
+    pub positions: Vec<String>,
     /// Directory of the tables (the moving phase must be complete up to the
     /// stones the position can still bring onto the board).
     #[arg(long, default_value = "data/tables")]
@@ -42,7 +42,7 @@ pub struct Args {
     /// Insist on the rules without flying (by default those of the tables).
     #[arg(long)]
     pub no_flying: bool,
-    /// Print one JSON object: `position`, `outcome`, `moves` (`move`,
+    /// Print one JSON object per position: `position`, `outcome`, `moves` (`move`,
     /// `outcome`), `searched`, `table_reads`, `seconds`.
     #[arg(long)]
     pub json: bool,
@@ -66,7 +66,11 @@ struct JsonMove {
 
 /// Runs `moulin prove`.
 pub fn run(args: &Args) -> super::Outcome {
-    let position = parse(&args.position, args.stones)?;
+    let positions = args
+        .positions
+        .iter()
+        .map(|text| parse(text, args.stones))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut tb = Tablebase::open(&args.dir)
         .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?
         .with_cache_bytes(args.cache_mib << 20);
@@ -79,51 +83,58 @@ pub fn run(args: &Args) -> super::Outcome {
     }
     let pool = pool.build().context("starting the worker threads")?;
     let prover = Prover::new(&tb, args.tt_mib << 20);
-    let start = Instant::now();
-    let missing = |e| {
-        anyhow::Error::from(e).context(format!(
-            "the search needs tables that {} does not hold",
-            args.dir.display()
-        ))
-    };
-    let (outcome, moves) = pool.install(|| -> anyhow::Result<(Wdl, Vec<_>)> {
-        if args.moves {
-            let moves = prover.move_values(&position.node()).map_err(missing)?;
-            let best = moves.iter().map(|(_, v)| *v).max();
-            // No move: the game is over, and lost for the player to move.
-            Ok((best.unwrap_or(Wdl::Loss), moves))
-        } else {
-            Ok((prover.value(&position.node()).map_err(missing)?, Vec::new()))
-        }
-    })?;
-    let seconds = start.elapsed().as_secs_f64();
-    let stats = prover.stats();
-    if args.json {
-        let answer = JsonAnswer {
-            position: position.to_string(),
-            outcome: outcome.word(),
-            moves: moves
-                .iter()
-                .map(|(m, v)| JsonMove {
-                    r#move: m.to_string(),
-                    outcome: v.word(),
-                })
-                .collect(),
-            searched: stats.nodes,
-            table_reads: stats.leaves,
-            seconds,
+    for position in positions {
+        let before = prover.stats();
+        let start = Instant::now();
+        let missing = |e| {
+            anyhow::Error::from(e).context(format!(
+                "the search needs tables that {} does not hold",
+                args.dir.display()
+            ))
         };
-        println!("{}", serde_json::to_string(&answer)?);
-    } else {
-        println!("{position}");
-        println!("  outcome: {} for the player to move", outcome.word());
-        for (m, v) in &moves {
-            println!("    {:<10} {}", m.to_string(), v.word());
+        let (outcome, moves) = pool.install(|| -> anyhow::Result<(Wdl, Vec<_>)> {
+            if args.moves {
+                let moves = prover.move_values(&position.node()).map_err(missing)?;
+                let best = moves.iter().map(|(_, v)| *v).max();
+                // No move: the game is over, and lost for the player to move.
+                Ok((best.unwrap_or(Wdl::Loss), moves))
+            } else {
+                Ok((prover.value(&position.node()).map_err(missing)?, Vec::new()))
+            }
+        })?;
+        let seconds = start.elapsed().as_secs_f64();
+        let after = prover.stats();
+        let (searched, reads) = (after.nodes - before.nodes, after.leaves - before.leaves);
+        if args.json {
+            let answer = JsonAnswer {
+                position: position.to_string(),
+                outcome: outcome.word(),
+                moves: moves
+                    .iter()
+                    .map(|(m, v)| JsonMove {
+                        r#move: m.to_string(),
+                        outcome: v.word(),
+                    })
+                    .collect(),
+                searched,
+                table_reads: reads,
+                seconds,
+            };
+            println!("{}", serde_json::to_string(&answer)?);
+        } else {
+            let side = match position.side {
+                Side::White => "White",
+                Side::Black => "Black",
+            };
+            println!("{position}");
+            println!("  outcome: {} for {side}, to move", outcome.word());
+            for (m, v) in &moves {
+                println!("    {:<10} {}", m.to_string(), v.word());
+            }
+            println!(
+                "  proved by alpha-beta: {searched} positions searched, {reads} table reads, {seconds:.1} s"
+            );
         }
-        println!(
-            "  proved by alpha-beta: {} positions searched, {} table reads, {seconds:.1} s",
-            stats.nodes, stats.leaves
-        );
     }
     Ok(true)
 }
