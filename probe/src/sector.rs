@@ -58,12 +58,15 @@ impl Sector {
     /// (possibly a few more, see `all`) where the player to move has not lost
     /// by material.
     pub fn is_valid(&self) -> bool {
-        let (a, b, hs, ho) = (self.stm_board, self.opp_board, self.stm_hand, self.opp_hand);
+        // Wide enough that no count read from a damaged file can overflow.
+        let [a, b, hs, ho] =
+            [self.stm_board, self.opp_board, self.stm_hand, self.opp_hand].map(u32::from);
+        let stones = u32::from(STONES);
         let hands_ok = (hs == 0 && ho == 0) || hs == ho || hs == ho + 1;
-        if !hands_ok || hs > STONES || ho > STONES {
+        if !hands_ok || hs > stones || ho > stones {
             return false;
         }
-        if a + hs < 3 || b + ho < 3 || a + hs > STONES || b + ho > STONES {
+        if a + hs < 3 || b + ho < 3 || a + hs > stones || b + ho > stones {
             return false;
         }
         if self.is_moving() {
@@ -130,7 +133,7 @@ impl Sector {
     pub fn all(placement: bool) -> Vec<Sector> {
         let mut out = Vec::new();
         for total in 6..=2 * STONES {
-            for a in 3..=STONES {
+            for a in 3..=STONES.min(total) {
                 let b = total - a;
                 if (3..=STONES).contains(&b) {
                     out.push(Sector::moving(a, b));
