@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         layer = next;
     }
-    let side = if plies % 2 == 0 {
+    let side = if plies.is_multiple_of(2) {
         Side::White
     } else {
         Side::Black
