@@ -31,23 +31,28 @@ fn solve(dir: &Path, flying: bool) {
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
+/// `moulin prove` of the 4-stone game's start over the tables of `dir`.
+fn prove_four(dir: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "prove",
+        "--dir",
+        dir,
+        "--stones",
+        "4",
+        "W: B: w 4 4",
+        "--tt-mib",
+        "16",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 #[test]
 fn the_four_stone_game_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     solve(dir.path(), true);
     let d = dir.path().to_str().unwrap();
-    let out = run(&[
-        "prove",
-        "--dir",
-        d,
-        "--stones",
-        "4",
-        "W: B: w 4 4",
-        "--moves",
-        "--json",
-        "--tt-mib",
-        "16",
-    ]);
+    let out = prove_four(d, &["--moves", "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(answer["outcome"], "draw");
@@ -60,16 +65,7 @@ fn the_four_stone_game_from_the_command_line() {
     let other = tempfile::tempdir().unwrap();
     solve(other.path(), false);
     let o = other.path().to_str().unwrap();
-    let out = run(&[
-        "prove",
-        "--dir",
-        o,
-        "--stones",
-        "4",
-        "W: B: w 4 4",
-        "--tt-mib",
-        "16",
-    ]);
+    let out = prove_four(o, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stdout).contains("outcome: loss for White, to move"),
