@@ -25,10 +25,10 @@ pub struct Args {
     #[arg(long)]
     pub moves: bool,
     /// Memory of the transposition table, in MiB.
-    #[arg(long, default_value_t = 2048)]
+    #[arg(long, default_value_t = 4096)]
     pub tt_mib: usize,
     /// Memory for decoded table blocks, in MiB.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 8192)]
     pub cache_mib: usize,
     /// Worker threads (default: one per core).
     #[arg(long)]
