@@ -3,7 +3,7 @@
 pub mod brute;
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// A command running the `moulin` binary of the profile these tests were
@@ -41,4 +41,13 @@ pub fn moulin() -> Command {
         profile_dir.join(format!("moulin{}", std::env::consts::EXE_SUFFIX))
     });
     Command::new(binary)
+}
+
+/// What a finished command printed: standard output, then standard error.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
-use moulin_tests::moulin;
+use moulin_tests::{moulin, text};
 
 /// Runs `moulin`; a panic (exit code 101) fails the test whatever the caller expects.
 fn run(args: &[&str], dir: &Path) -> Output {
@@ -27,14 +27,6 @@ fn run(args: &[&str], dir: &Path) -> Output {
         "{args:?} panicked: {err}"
     );
     out
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// The tables up to four stones a side, solved once per test run.

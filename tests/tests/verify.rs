@@ -12,21 +12,13 @@ use std::path::Path;
 use std::process::Output;
 use std::sync::OnceLock;
 
-use moulin_tests::moulin;
+use moulin_tests::{moulin, text};
 
 fn run(args: &[&str]) -> Output {
     let out = moulin().args(args).output().expect("moulin runs");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
     out
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// The tables up to four stones a side, solved once per test run.
