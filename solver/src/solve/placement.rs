@@ -4,17 +4,18 @@
 //! value the best of its successors, read from sectors already solved.
 //!
 //! The pass goes orbit block by orbit block: the slots of one block share
-//! the opponent's stones (the block's representative), and a placement
-//! without capture only adds a stone to the mover's. So the successor of a
-//! quiet placement depends only on the mover's stones after it: one set of
-//! `a + 1` free points, reached from `a + 1` positions of the block. Each
-//! block first ranks and reads the successor of every such set once (the
-//! block's `successors`), then values its positions from that small array.
-//! This ranks `a + 1` times fewer successors than asking every position for
-//! its own, and the reads that miss the cache go down by the same factor.
+//! the opponent's stones (the block's representative), and a placement only
+//! adds a stone to the mover's. So a turn's successors depend only on the
+//! mover's stones after it, one set of `a + 1` free points reached from
+//! `a + 1` positions of the block, and on whether the placed stone closed a
+//! mill. Each block first ranks and reads, once per such set, the successor
+//! without capture and the best successor over every capture (for the sets
+//! that hold a mill), then values its positions from those small arrays.
+//! That ranks `a + 1` times fewer successors than asking every position for
+//! its own turns, and the reads that miss the cache go down by as much.
 
 use super::retro::{for_each_capture_slot, LowerSectors, Progress};
-use moulin_probe::board::{forms_mill, removable, POINTS};
+use moulin_probe::board::{forms_mill, removable, stones_in_mills, POINTS};
 use moulin_probe::index::{colex_rank, compress, Indexer, BINOMIAL};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Outcome, Rules, Sector};
@@ -87,13 +88,20 @@ pub fn solve_placement(
         .collect()
 }
 
-/// Work space of one orbit block, reused from block to block.
+/// Work space of one orbit block, reused from block to block. Entries are
+/// by colex rank of the mover's code after a placement (a set of `a + 1`
+/// free points of the block).
 #[derive(Default)]
 struct Block {
-    /// Slots of the quiet successors, by colex rank of the mover's code after the placement.
+    /// Slots of the successors after a placement without capture.
     slots: Vec<u32>,
     /// Their codes.
-    successors: Vec<u16>,
+    quiet: Vec<u16>,
+    /// The best successor code over every capture, for a set that holds a
+    /// mill (`HOLE` for the others).
+    capture: Vec<u16>,
+    /// (entry, slot) of every capture successor, ranked before they are read.
+    capture_slots: Vec<(u32, u32)>,
 }
 
 impl Block {
@@ -109,6 +117,7 @@ impl Block {
             .expect("orbit within the sector")
             .them;
         let plain = ix.frame(rep).is_plain();
+        let victims = if rep != 0 { removable(rep) } else { 0 };
         // The free points of the block, by code bit.
         let mut free = [0u8; POINTS];
         let mut k = 0;
@@ -119,22 +128,45 @@ impl Block {
             }
         }
 
-        // Every quiet successor of the block, ranked then read.
+        // Every successor of the block, ranked then read: the quiet one of
+        // each set after a placement, and the captures of each set with a mill.
         let after = Sector {
             stm_board: sector.stm_board + 1,
             ..sector
         };
         let per_after = BINOMIAL[free_points][a + 1];
         self.slots.clear();
-        self.slots.extend(
-            ix.positions(after, orbit * per_after..(orbit + 1) * per_after)
-                .map(|(_, node)| ix.frame(node.us).slot(rep) as u32),
-        );
-        self.successors.clear();
-        self.successors
+        self.capture_slots.clear();
+        self.capture.clear();
+        self.capture.resize(per_after as usize, HOLE);
+        for (k, (_, node)) in ix
+            .positions(after, orbit * per_after..(orbit + 1) * per_after)
+            .enumerate()
+        {
+            let frame = ix.frame(node.us);
+            self.slots.push(frame.slot(rep) as u32);
+            if victims != 0 && stones_in_mills(node.us) != 0 {
+                if next.capture_loses {
+                    // The opponent is left with two stones: lost at once.
+                    self.capture[k] = Outcome::Loss(0).code();
+                } else {
+                    for_each_capture_slot(&frame, rep, victims, |s| {
+                        self.capture_slots.push((k as u32, s as u32));
+                    });
+                }
+            }
+        }
+        self.quiet.clear();
+        self.quiet
             .extend(self.slots.iter().map(|&s| next.quiet[s as usize]));
+        for &(k, s) in &self.capture_slots {
+            let code = next.capture[s as usize];
+            let best = &mut self.capture[k as usize];
+            if *best == HOLE || Best::key(code) < Best::key(*best) {
+                *best = code;
+            }
+        }
 
-        let victims = if rep != 0 { removable(rep) } else { 0 };
         let all_free = (1u32 << free_points) - 1;
         ix.positions(sector, first..first + per_orbit)
             .map(|(slot, node)| {
@@ -143,31 +175,17 @@ impl Block {
                 }
                 let code = compress(node.us, rep);
                 let mut best = Best::default();
-                let mut capture_slots = [0u32; 24 * 9];
-                let mut nc = 0;
                 let mut open = all_free & !code;
                 while open != 0 {
                     let j = open.trailing_zeros();
                     open &= open - 1;
                     let to = free[j as usize] as usize;
-                    let us_after = node.us | 1 << to;
-                    if victims != 0 && forms_mill(us_after, to) {
-                        if next.capture_loses {
-                            // The opponent is left with two stones: the fastest win.
-                            return Outcome::Loss(0).before_move().code();
-                        }
-                        let frame = ix.frame(us_after);
-                        for_each_capture_slot(&frame, rep, victims, |s| {
-                            capture_slots[nc] = s as u32;
-                            nc += 1;
-                        });
+                    let entry = colex_rank(code | 1 << j) as usize;
+                    if victims != 0 && forms_mill(node.us | 1 << to, to) {
+                        best.offer(self.capture[entry]);
                     } else {
-                        best.offer(self.successors[colex_rank(code | 1 << j) as usize]);
+                        best.offer(self.quiet[entry]);
                     }
-                }
-                // The capture slots are ranked first, then read together.
-                for &s in &capture_slots[..nc] {
-                    best.offer(next.capture[s as usize]);
                 }
                 best.value()
             })
