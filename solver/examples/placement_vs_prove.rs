@@ -8,10 +8,14 @@
 //!
 //! `cargo run --release --example placement_vs_prove -- data/tables data/moving-only 20 6`
 
+#[path = "common/splitmix.rs"]
+mod splitmix;
+
 use moulin::prove::{Prover, Wdl};
 use moulin_probe::index::Indexer;
 use moulin_probe::value::HOLE;
 use moulin_probe::{Outcome, Position, Side, Tablebase};
+use splitmix::splitmix;
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -90,13 +94,4 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::process::exit(1);
     }
     Ok(())
-}
-
-/// The next number of a splitmix64 sequence.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }

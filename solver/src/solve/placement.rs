@@ -28,6 +28,42 @@ pub fn placement_needs(sector: Sector) -> Vec<Sector> {
     sector.successors()
 }
 
+/// What a placement that closes a mill leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Capture {
+    /// No mill can close: the mover has fewer than two stones on the board,
+    /// or the opponent none.
+    Impossible,
+    /// The capture leaves the opponent with two stones: won at once.
+    Wins,
+    /// The capture leads into this sector.
+    Read(Sector),
+}
+
+/// The sectors a placement from `sector` leads into: without capture, and
+/// with one.
+fn placement_reads(sector: Sector) -> (Sector, Capture) {
+    let quiet = Sector {
+        stm_board: sector.opp_board,
+        opp_board: sector.stm_board + 1,
+        stm_hand: sector.opp_hand,
+        opp_hand: sector.stm_hand - 1,
+    };
+    if sector.stm_board + 1 < 3 || sector.opp_board == 0 {
+        return (quiet, Capture::Impossible);
+    }
+    let capture = Sector {
+        stm_board: sector.opp_board - 1,
+        ..quiet
+    };
+    // The opponent moves next with its stones on the board plus its hand.
+    if capture.stm_board + capture.stm_hand < 3 {
+        (quiet, Capture::Wins)
+    } else {
+        (quiet, Capture::Read(capture))
+    }
+}
+
 /// The sectors and codes a placement pass reads.
 struct Successors<'a> {
     /// Codes of the sector after a placement without capture.
@@ -52,26 +88,14 @@ pub fn solve_placement(
     let _ = rules; // placements are the same with or without flying
     let ix = Indexer::get();
     let n = ix.slots(sector);
-    let quiet = Sector {
-        stm_board: sector.opp_board,
-        opp_board: sector.stm_board + 1,
-        stm_hand: sector.opp_hand,
-        opp_hand: sector.stm_hand - 1,
-    };
-    let capture = Sector {
-        stm_board: sector.opp_board.saturating_sub(1),
-        ..quiet
-    };
-    // The opponent moves next with its stones on the board plus its hand.
-    let capture_loses = capture.stm_board + capture.stm_hand < 3;
+    let (quiet, capture) = placement_reads(sector);
     let next = Successors {
         quiet: lower.values(quiet),
-        capture: if sector.opp_board > 0 && !capture_loses {
-            lower.values(capture)
-        } else {
-            &[]
+        capture: match capture {
+            Capture::Read(capture) => lower.values(capture),
+            Capture::Impossible | Capture::Wins => &[],
         },
-        capture_loses,
+        capture_loses: capture == Capture::Wins,
     };
     let orbits = ix.orbits(sector.opp_board as usize);
     let per_orbit = n.checked_div(orbits).unwrap_or(0);
@@ -244,6 +268,25 @@ impl Best {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_placement_pass_reads_only_the_sectors_it_needs() {
+        // The solver loads `placement_needs` before the pass; reading any
+        // other sector would stop a full solve (as 1v2h8v7 once did: a
+        // mover with one stone cannot close a mill, and its capture sector
+        // does not exist).
+        for sector in Sector::all(true).into_iter().filter(|s| s.stm_hand > 0) {
+            let needs = placement_needs(sector);
+            let (quiet, capture) = placement_reads(sector);
+            assert!(needs.contains(&quiet), "{sector} reads {quiet}");
+            if let Capture::Read(c) = capture {
+                assert!(needs.contains(&c), "{sector} reads {c}");
+            }
+            if sector.stm_board >= 2 && sector.opp_board > 0 {
+                assert_ne!(capture, Capture::Impossible, "{sector}");
+            }
+        }
+    }
 
     #[test]
     fn best_orders_codes_like_outcome_ranks() {
