@@ -4,9 +4,10 @@
 //! `moulin::prove` over the tables of `moving`, a directory that holds only
 //! the moving-phase tables. The two routes share the rules, the index and
 //! the moving-phase tables, but nothing of the placement pass. Exit code 1
-//! on any disagreement.
+//! on any disagreement. Sectors go by stones in hand, fewest first, until
+//! `budget` seconds have passed.
 //!
-//! `cargo run --release --example placement_vs_prove -- data/tables data/moving-only 20 6`
+//! `cargo run --release --example placement_vs_prove -- data/tables data/moving-only 20 18 2 600`
 
 #[path = "common/splitmix.rs"]
 mod splitmix;
@@ -27,6 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let per_sector: u64 = args.get(2).map_or(Ok(20), |s| s.parse())?;
     let max_hand: u8 = args.get(3).map_or(Ok(6), |s| s.parse())?;
     let mut seed: u64 = args.get(4).map_or(Ok(1), |s| s.parse())?;
+    let budget: f64 = args.get(5).map_or(Ok(f64::INFINITY), |s| s.parse())?;
 
     let full = Tablebase::open(full)?;
     let moving = Tablebase::open(moving)?.with_cache_bytes(8 << 30);
@@ -37,12 +39,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ix = Indexer::get();
     let start = Instant::now();
     let (mut checked, mut sectors, mut disagree) = (0u64, 0, 0);
-    let placement: Vec<_> = full
+    let mut placement: Vec<_> = full
         .sectors()
         .map(|(s, _)| s)
         .filter(|s| !s.is_moving() && s.hand_total() <= max_hand)
         .collect();
+    // Fewest stones in hand first: the deeper searches come last.
+    placement.sort_by_key(|s| s.hand_total());
     for sector in placement {
+        if start.elapsed().as_secs_f64() > budget {
+            println!("time budget of {budget} s spent: stopped before {sector}");
+            break;
+        }
         let slots = ix.slots(sector);
         let mut tally = [0u64; 3];
         let mut tries = 0;
