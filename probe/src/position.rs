@@ -76,6 +76,17 @@ impl Node {
         self.them.count_ones() + self.them_hand as u32
     }
 
+    /// A colour to move that the hands allow: White when they are equal
+    /// (White places first; also the convention once both are empty),
+    /// Black when the mover has one stone more in hand.
+    pub fn side_by_hands(&self) -> Side {
+        if self.us_hand == self.them_hand {
+            Side::White
+        } else {
+            Side::Black
+        }
+    }
+
     /// The same position with the other player to move.
     pub fn swapped(&self) -> Node {
         Node {

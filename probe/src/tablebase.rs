@@ -3,7 +3,7 @@
 
 use crate::error::{FileError, ProbeError};
 use crate::index::Indexer;
-use crate::position::{Node, Position, Side};
+use crate::position::{Node, Position};
 use crate::rules::{Move, Rules};
 use crate::sector::Sector;
 use crate::table::{Block, Table, TableSummary, EXTENSION};
@@ -162,12 +162,7 @@ impl Tablebase {
 
     /// The outcome of a position seen from the player to move.
     pub fn probe_node(&self, node: &Node) -> Result<Outcome, ProbeError> {
-        let side = if node.us_hand == node.them_hand {
-            Side::White
-        } else {
-            Side::Black
-        };
-        Position::from_node(*node, side).validate()?;
+        Position::from_node(*node, node.side_by_hands()).validate()?;
         self.probe_valid(node)
     }
 

@@ -15,7 +15,7 @@ mod splitmix;
 use moulin::prove::{Prover, Wdl};
 use moulin_probe::index::Indexer;
 use moulin_probe::value::HOLE;
-use moulin_probe::{Outcome, Position, Side, Tablebase};
+use moulin_probe::{Outcome, Position, Tablebase};
 use splitmix::splitmix;
 use std::time::Instant;
 
@@ -73,14 +73,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             tally[searched as usize] += 1;
             if searched != table {
                 disagree += 1;
-                let side = if node.us_hand == node.them_hand {
-                    Side::White
-                } else {
-                    Side::Black
-                };
                 println!(
                     "DISAGREE {sector} slot {slot} ({}): table {}, search {}",
-                    Position::from_node(node, side),
+                    Position::from_node(node, node.side_by_hands()),
                     table.word(),
                     searched.word()
                 );

@@ -89,12 +89,7 @@ impl Inconsistency {
     /// The position in the text format, with a colour to move that its
     /// hands allow (White when the hands are equal).
     pub fn position(&self) -> Position {
-        let side = if self.node.us_hand == self.node.them_hand {
-            Side::White
-        } else {
-            Side::Black
-        };
-        Position::from_node(self.node, side)
+        Position::from_node(self.node, self.node.side_by_hands())
     }
 }
 

@@ -3,7 +3,7 @@
 //! and the definition of the values applied one ply at a time.
 
 use moulin_probe::board::{ADJACENT, MILLS, POINT_NAMES};
-use moulin_probe::{Node, Outcome, Position, Rules, Side};
+use moulin_probe::{Node, Outcome, Position, Rules};
 use moulin_tests::brute::{self, positions_by_us, positions_by_us_in, BruteTable, Key};
 use std::path::Path;
 
@@ -28,12 +28,7 @@ fn moving(us: u8, them: u8) -> Key {
 
 /// The position text, with the side to move that the hands imply.
 fn text(node: &Node) -> String {
-    let side = if node.us_hand == node.them_hand {
-        Side::White
-    } else {
-        Side::Black
-    };
-    Position::from_node(*node, side).to_string()
+    Position::from_node(*node, node.side_by_hands()).to_string()
 }
 
 /// A small deterministic generator (splitmix64).

@@ -49,12 +49,7 @@ const fn moving(us: u8, them: u8) -> Key {
 /// The position of a node, with the side to move its hands imply (White
 /// when both hands are empty).
 fn position(node: &Node) -> Position {
-    let side = if node.us_hand == node.them_hand {
-        Side::White
-    } else {
-        Side::Black
-    };
-    Position::from_node(*node, side)
+    Position::from_node(*node, node.side_by_hands())
 }
 
 /// Compares the positions of the sectors whose mover's stones have a colex

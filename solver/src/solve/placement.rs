@@ -68,8 +68,8 @@ fn placement_reads(sector: Sector) -> (Sector, Capture) {
 struct Successors<'a> {
     /// Codes of the sector after a placement without capture.
     quiet: &'a [u16],
-    /// Codes of the sector after a placement with capture (empty when the
-    /// opponent has no stone on the board or a capture leaves it lost).
+    /// Codes of the sector after a placement with capture (empty when no
+    /// mill can close or a capture leaves the opponent lost).
     capture: &'a [u16],
     /// Whether a capture leaves the opponent with fewer than three stones.
     capture_loses: bool,
