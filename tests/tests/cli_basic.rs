@@ -129,3 +129,39 @@ fn sectors_table_and_json() {
     assert_eq!(text.lines().count(), 51);
     assert!(text.lines().last().unwrap().starts_with("total"));
 }
+
+/// `moulin solve` ends with the run's CPU time, peak memory and the disk the
+/// directory's tables take (the figures `scripts/full-solve.sh` records).
+#[test]
+fn solve_reports_time_memory_and_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = moulin()
+        .args(["solve", "--max-stones", "3", "-q", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let on_disk: u64 = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mtb"))
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    let disk = format!("disk: {on_disk} bytes in 1 tables in ");
+    assert!(text.contains(&disk), "{text}");
+    let memory = text
+        .lines()
+        .find_map(|l| l.strip_prefix("cpu: "))
+        .and_then(|l| {
+            l.split(" KiB)")
+                .next()?
+                .rsplit('(')
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no peak memory in {text}"));
+    // The index tables alone take megabytes; a solve of 3v3 not a gigabyte.
+    assert!((1_000..1_000_000).contains(&memory), "{memory} KiB");
+}

@@ -55,7 +55,57 @@ pub fn run(args: &Args) -> super::Outcome {
     };
     let report = solve_moving(&options)?;
     print_report(&report);
+    print_resources(&args.dir);
     Ok(true)
+}
+
+/// The run's CPU time and peak memory (this process) and the directory's
+/// tables on disk: what `scripts/full-solve.sh` records with `/usr/bin/time`.
+fn print_resources(dir: &std::path::Path) {
+    let (mut bytes, mut tables) = (0u64, 0);
+    for item in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = item.path();
+        if path
+            .extension()
+            .is_some_and(|e| e == moulin_probe::table::EXTENSION)
+        {
+            bytes += item.metadata().map_or(0, |m| m.len());
+            tables += 1;
+        }
+    }
+    if let Some((user, sys, peak_kib)) = usage() {
+        println!(
+            "cpu: user {user:.1} s, sys {sys:.1} s; peak memory {:.1} MiB ({peak_kib} KiB)",
+            peak_kib as f64 / 1024.0
+        );
+    }
+    println!(
+        "disk: {bytes} bytes in {tables} tables in {}",
+        dir.display()
+    );
+}
+
+/// User and system CPU seconds and peak resident memory (KiB) of this process.
+#[cfg(target_os = "linux")]
+fn usage() -> Option<(f64, f64, u64)> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF is valid.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: initialised by the successful call above.
+    let usage = unsafe { usage.assume_init() };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Some((
+        secs(usage.ru_utime),
+        secs(usage.ru_stime),
+        usage.ru_maxrss as u64,
+    ))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn usage() -> Option<(f64, f64, u64)> {
+    None
 }
 
 fn print_report(report: &SolveReport) {
