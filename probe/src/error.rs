@@ -29,6 +29,9 @@ pub enum FileError {
         /// The version in the file.
         got: u16,
     },
+    /// A table of this version that uses a feature this reader does not
+    /// know (a rule option of a newer moulin): says which.
+    Unsupported(String),
     /// The file is shorter or longer than its header says (an interrupted
     /// copy, a truncated download).
     Length {
@@ -85,7 +88,13 @@ impl fmt::Display for FileError {
             FileError::BadMagic => f.write_str("not a moulin table (bad magic bytes)"),
             FileError::Version { expected, got } => write!(
                 f,
-                "table format version {got}, but this program reads version {expected}"
+                "unsupported table format version {got}: this program reads version {expected} \
+                 (a table written by {} moulin)",
+                if got > expected { "a newer" } else { "another" }
+            ),
+            FileError::Unsupported(what) => write!(
+                f,
+                "unsupported table feature: {what} (a table written by a newer moulin)"
             ),
             FileError::Length { expected, got } => write!(
                 f,

@@ -80,7 +80,17 @@ fn magic_and_version_are_named() {
         ),
         "{err}"
     );
+    assert!(err.to_string().contains("unsupported"), "{err}");
     assert!(err.to_string().contains("version 2"), "{err}");
+    // A rule flag this reader does not know, under a valid header CRC: a
+    // newer writer's option, reported as unsupported, not as damage.
+    let mut newer = bytes.clone();
+    newer[12] |= 2;
+    let crc = crc32fast::hash(&newer[..124]);
+    newer[124..128].copy_from_slice(&crc.to_le_bytes());
+    let err = Table::new(newer).err().unwrap();
+    assert!(matches!(err, FileError::Unsupported(_)), "{err}");
+    assert!(err.to_string().contains("rule flags 0x3"), "{err}");
 }
 
 #[test]

@@ -217,7 +217,10 @@ impl TableSummary {
     fn fields(h: &[u8]) -> Result<TableSummary, FileError> {
         let flags = u32_at(h, 12);
         if flags & !FLAG_FLYING != 0 {
-            return Err(corrupt(format!("unknown rule flags {flags:#x}")));
+            // The header's CRC held: a newer writer's rule option, not damage.
+            return Err(FileError::Unsupported(format!(
+                "rule flags {flags:#x} (this reader knows only bit 0, flying)"
+            )));
         }
         let sector = Sector {
             stm_board: h[16],
