@@ -55,7 +55,8 @@ impl Level {
 
 impl Tablebase {
     /// A move for the player to move at this level, reproducible from the
-    /// seed; `None` when the game is over.
+    /// seed; `None` when the game is over. The draws depend on the seed and
+    /// the position, so a front end may keep one seed for a whole game.
     ///
     /// - Without a mistake (always at the top level): the best-value moves
     ///   are ranked by practical chances (`advise`, two plies); one is drawn
@@ -74,9 +75,24 @@ impl Tablebase {
         seed: u64,
     ) -> Result<Option<Move>, ProbeError> {
         let advice = self.advise(pos, &AdviceOptions::default())?;
-        let mut rng = XorShiftRng::seed_from_u64(seed);
+        let mut rng = XorShiftRng::seed_from_u64(seed ^ position_key(pos));
         Ok(choose(&advice, level, &mut rng))
     }
+}
+
+/// A 64-bit key of a position mixed into the seed, so that one seed for a
+/// whole game still draws independently at each position (splitmix64's
+/// finaliser over the stones, hands and side).
+fn position_key(pos: &Position) -> u64 {
+    let mut x = pos.white as u64
+        | (pos.black as u64) << 24
+        | (pos.white_hand as u64) << 48
+        | (pos.black_hand as u64) << 52
+        | ((pos.side == crate::position::Side::Black) as u64) << 56;
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 /// The choice of `choose_move` among advice sorted best first.
