@@ -72,7 +72,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{:<10} {:<8} {:>7} {:>5} {:>6} {:>6} {:>10} {:>8} {:>9}",
         "white", "black", "openings", "wins", "draws", "losses", "win plies", "errors", "blunders"
     );
-    let mut players = vec![("practical", Player::Practical), ("uniform", Player::Uniform)];
+    let mut players = vec![
+        ("practical", Player::Practical),
+        ("uniform", Player::Uniform),
+    ];
     let levels: Vec<(String, Player)> = (0..=5)
         .map(|n| (format!("level {n}"), Player::Level(Level::new(n).unwrap())))
         .collect();
@@ -87,7 +90,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     if (want == Some(Outcome::Draw)) != (*value == Outcome::Draw) {
                         continue;
                     }
-                    play(&tb, *pos, *player, opponent, plies, seed ^ (i as u64) << 20, &mut t)?;
+                    play(
+                        &tb,
+                        *pos,
+                        *player,
+                        opponent,
+                        plies,
+                        seed ^ (i as u64) << 20,
+                        &mut t,
+                    )?;
                 }
                 let n = t.wins + t.draws + t.losses;
                 let mean = if t.wins > 0 {

@@ -333,12 +333,13 @@ mod tests {
         );
         let err = play_game(&rules, Position::start(), "d2 z9").unwrap_err();
         assert!(err.to_string().contains("unknown point `z9`"), "{err}");
-        // White has three stones and flies: b4-g1 closes a1-d1-g1.
+        // White has three stones and flies: b4-g1 closes a1-d1-g1; Black's
+        // b2, d2, f2 are a mill, so d6 is the only stone it may remove.
         let pos: Position = "W:a1,d1,b4 B:b2,d2,f2,d6 w".parse().unwrap();
         assert!(play_game(&rules, pos, "b4-a4 b2-b4").is_ok());
         let err = play_game(&rules, pos, "b4-g1").unwrap_err().to_string();
         assert!(
-            err.contains("must name the stone it removes (b4-g1xb2"),
+            err.contains("must name the stone it removes (b4-g1xd6)"),
             "{err}"
         );
         let lost: Position = "W:a1,d1 B:a7,d2,g4 w".parse().unwrap();
