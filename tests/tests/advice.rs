@@ -277,3 +277,70 @@ fn levels_err_at_their_rate_and_prefer_small_mistakes() {
         }
     }
 }
+
+/// The error chance over `plies` of a move after which the opponent is to
+/// move in `next`, written out from its definition (README) with the rules
+/// and `probe` only: the average over the opponent's replies of 1 for a
+/// trap, else (beyond two plies) the largest error chance among our
+/// best-value moves in the position the reply leads to.
+fn error_chance(next: &Position, plies: u8) -> f64 {
+    let rules = tables().rules();
+    let theirs = value(next);
+    let replies = rules.legal_moves(next);
+    if replies.is_empty() {
+        return 0.0;
+    }
+    let mut sum = 0.0;
+    for r in &replies {
+        let ours_pos = rules.play(next, *r).unwrap();
+        let reply = value(&ours_pos).before_move();
+        let both_win = theirs.word() == "win" && reply.word() == "win";
+        if reply.rank() < theirs.rank() && !both_win {
+            sum += 1.0;
+        } else if plies > 2 {
+            let ours: Vec<(Position, i32)> = rules
+                .legal_moves(&ours_pos)
+                .into_iter()
+                .map(|m| {
+                    let after = rules.play(&ours_pos, m).unwrap();
+                    (after, value(&after).before_move().rank())
+                })
+                .collect();
+            let top = ours.iter().map(|(_, r)| *r).max();
+            sum += ours
+                .iter()
+                .filter(|(_, r)| Some(*r) == top)
+                .map(|(after, _)| error_chance(after, plies - 2))
+                .fold(0.0, f64::max);
+        }
+    }
+    sum / replies.len() as f64
+}
+
+#[test]
+fn deeper_error_chance_follows_its_definition() {
+    let tb = tables();
+    let rules = tb.rules();
+    // Positions without flying keep the recount small.
+    let pool: Vec<Position> = positions(200, 41)
+        .into_iter()
+        .filter(|p| p.white.count_ones() == 4 && p.black.count_ones() == 4)
+        .take(6)
+        .collect();
+    assert_eq!(pool.len(), 6);
+    for pos in pool {
+        let four = tb
+            .advise(&pos, &AdviceOptions::default().with_depth(4))
+            .unwrap();
+        for a in &four {
+            let next = rules.play(&pos, a.mv).unwrap();
+            let want = error_chance(&next, 4);
+            assert!(
+                (a.chances.error_chance - want).abs() < 1e-12,
+                "{pos} {}: {} against {want}",
+                a.mv,
+                a.chances.error_chance
+            );
+        }
+    }
+}
