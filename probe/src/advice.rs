@@ -75,6 +75,7 @@ impl AdviceOptions {
 /// move, seen by the opponent who replies. A move that ends the game (the
 /// opponent has lost, a win in 1) has no reply: every count is 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Chances {
     /// Legal replies of the opponent (each removal is a reply of its own).
     pub replies: u32,
@@ -108,6 +109,7 @@ pub struct Chances {
 
 /// One legal move, its value and its practical chances.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MoveAdvice {
     /// The move (placement, slide or flight, with its removal).
     pub mv: Move,

@@ -221,6 +221,17 @@ fn words(moves: &[Move]) -> Vec<String> {
     moves.iter().map(|m| m.to_string()).collect()
 }
 
+/// The best moves for the text form: at most six, then how many more (the
+/// JSON lists them all).
+fn best_text(moves: &[Move]) -> String {
+    const SHOWN: usize = 6;
+    let mut text = words(&moves[..moves.len().min(SHOWN)]).join(" ");
+    if moves.len() > SHOWN {
+        text.push_str(&format!(" (+{} more)", moves.len() - SHOWN));
+    }
+    text
+}
+
 /// Runs `moulin review`.
 pub fn run(args: &Args) -> super::Outcome {
     let start = match &args.from {
@@ -284,14 +295,16 @@ pub fn run(args: &Args) -> super::Outcome {
                 r.before.to_string(),
                 r.after.to_string(),
                 mark.map_or("", Mark::word),
-                words(&r.best).join(" ")
+                best_text(&r.best)
             ));
         }
     }
     if !args.json {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         out.push_str(&format!(
-            "{} blunders, {} slower wins\n",
-            marks[0], marks[1]
+            "{}, {}\n",
+            plural(marks[0], "blunder"),
+            plural(marks[1], "slower win")
         ));
     }
     super::moves::write_stdout(&out)?;
