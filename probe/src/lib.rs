@@ -3,9 +3,11 @@
 //! `Tablebase` that front ends query for outcomes and perfect moves.
 #![warn(missing_docs)]
 
+pub mod advice;
 pub mod board;
 pub mod error;
 pub mod index;
+pub mod level;
 pub mod position;
 pub mod rules;
 pub mod sector;
@@ -13,8 +15,10 @@ pub mod table;
 pub mod tablebase;
 pub mod value;
 
+pub use advice::{AdviceOptions, Chances, MoveAdvice};
 pub use board::{Bitboard, Point, Symmetries, Symmetry};
 pub use error::{FileError, ProbeError};
+pub use level::Level;
 pub use position::{Node, Position, PositionError, Side};
 pub use rules::{Move, MoveError, Rules};
 pub use sector::Sector;

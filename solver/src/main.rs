@@ -24,6 +24,8 @@ enum Command {
     /// Value of a position with stones in hand (default: the start) by
     /// alpha-beta search over the placement phase, from the moving-phase tables.
     Prove(cmd::prove::Args),
+    /// A game move by move: values before and after, best moves, blunders.
+    Review(cmd::review::Args),
     /// Legal moves of a position (no tables needed).
     Moves(cmd::moves::Args),
     /// Number of move paths of a given length (rules check).
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Probe(a) => cmd::probe::run(a),
         Command::Prove(a) => cmd::prove::run(a),
+        Command::Review(a) => cmd::review::run(a),
         Command::Moves(a) => cmd::moves::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Sectors(a) => cmd::sectors::run(a),

@@ -4,6 +4,7 @@ pub mod moves;
 pub mod perft;
 pub mod probe;
 pub mod prove;
+pub mod review;
 pub mod sectors;
 pub mod solve;
 pub mod stats;

@@ -3,7 +3,9 @@
 //! also as a filter over standard input (`-`).
 
 use anyhow::Context;
-use moulin_probe::{Move, Outcome, Position, ProbeError, Rules, Tablebase};
+use moulin_probe::{
+    AdviceOptions, Chances, Move, MoveAdvice, Outcome, Position, ProbeError, Rules, Tablebase,
+};
 use serde::Serialize;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -22,10 +24,19 @@ pub struct Args {
     pub dir: PathBuf,
     /// Print one JSON object per position per line: `position`, `outcome`
     /// (`win`, `loss`, `draw`), `distance` (turns, null for a draw),
-    /// `best_moves`, and `moves` (`move`, `outcome`, `distance` for each), or
-    /// `position` and `error`.
+    /// `best_moves`, and `moves` (`move`, `outcome`, `distance` and
+    /// `chances` for each), or `position` and `error`.
     #[arg(long)]
     pub json: bool,
+    /// Leave out the practical chances of each move (what the opponent's
+    /// replies do; one probe per reply).
+    #[arg(long)]
+    pub no_chances: bool,
+    /// Plies the practical chances look at: 2 counts the opponent's replies;
+    /// 4, 6, ... also follow the replies that are not mistakes, within a
+    /// budget of 1,000,000 probes (README, "Practical chances").
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=12))]
+    pub depth: u8,
     /// Insist on the rules without flying: an error if the tables were
     /// solved with flying (by default the rules are those of the tables).
     #[arg(long)]
@@ -48,6 +59,45 @@ struct JsonMove {
     r#move: String,
     outcome: &'static str,
     distance: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chances: Option<JsonChances>,
+}
+
+/// What the opponent's replies to a move do (`moulin_probe::Chances`).
+#[derive(Serialize)]
+pub struct JsonChances {
+    /// Legal replies.
+    pub replies: u32,
+    /// Replies that lose for the opponent.
+    pub losing: u32,
+    /// Replies that draw.
+    pub drawing: u32,
+    /// Replies that win for the opponent.
+    pub winning: u32,
+    /// Smallest loss distance among the losing replies (turns from the
+    /// opponent's turn), null if none loses.
+    pub fastest_loss: Option<u16>,
+    /// Replies that give up part of the opponent's value.
+    pub traps: u32,
+    /// Chance that a random opponent errs (traps / replies at two plies).
+    pub error_chance: f64,
+    /// Plies the error chance covers.
+    pub depth: u8,
+}
+
+impl From<&Chances> for JsonChances {
+    fn from(c: &Chances) -> JsonChances {
+        JsonChances {
+            replies: c.replies,
+            losing: c.losing,
+            drawing: c.drawing,
+            winning: c.winning,
+            fastest_loss: c.fastest_loss,
+            traps: c.traps,
+            error_chance: c.error_chance,
+            depth: c.depth,
+        }
+    }
 }
 
 /// One line of `moulin probe --json` for a position without an answer.
@@ -63,6 +113,9 @@ struct Answer {
     outcome: Outcome,
     /// Every legal move with its outcome for the mover, best first.
     moves: Vec<(Move, Outcome)>,
+    /// The practical chances of each move, in the order of `moves`
+    /// (empty with `--no-chances`).
+    chances: Vec<Chances>,
 }
 
 impl Answer {
@@ -83,10 +136,12 @@ impl Answer {
             moves: self
                 .moves
                 .iter()
-                .map(|(m, o)| JsonMove {
+                .enumerate()
+                .map(|(i, (m, o))| JsonMove {
                     r#move: m.to_string(),
                     outcome: o.word(),
                     distance: o.distance(),
+                    chances: self.chances.get(i).map(JsonChances::from),
                 })
                 .collect(),
         }
@@ -109,21 +164,51 @@ impl Answer {
         }
         let best: Vec<String> = self.best().map(|m| m.to_string()).collect();
         out.push_str(&format!("  best moves: {}\n", best.join(" ")));
-        for (m, o) in &self.moves {
-            out.push_str(&format!("    {:<10} {o}\n", m.to_string()));
+        for (i, (m, o)) in self.moves.iter().enumerate() {
+            let line = format!("    {:<10} {o}", m.to_string());
+            match self.chances.get(i) {
+                Some(c) => out.push_str(&format!("{line:<28} {}\n", chances_text(c))),
+                None => out.push_str(&format!("{line}\n")),
+            }
         }
         out
     }
 }
 
-fn answer(tb: &Tablebase, position: Position) -> Result<Answer, ProbeError> {
+/// The chances of a move in a few words: `replies 21: 3 lose 18 draw 0 win,
+/// fastest loss 7, error 14%`.
+pub fn chances_text(c: &Chances) -> String {
+    let mut text = format!(
+        "replies {}: {} lose {} draw {} win",
+        c.replies, c.losing, c.drawing, c.winning
+    );
+    if let Some(f) = c.fastest_loss {
+        text.push_str(&format!(", fastest loss {f}"));
+    }
+    text.push_str(&format!(", error {:.0}%", 100.0 * c.error_chance));
+    text
+}
+
+fn answer(tb: &Tablebase, args: &Args, position: Position) -> Result<Answer, ProbeError> {
     let outcome = tb.probe(&position)?;
-    let mut moves = tb.probe_moves(&position)?;
-    moves.sort_by_key(|(_, o)| -o.rank());
+    if args.no_chances {
+        let mut moves = tb.probe_moves(&position)?;
+        moves.sort_by_key(|(_, o)| -o.rank());
+        return Ok(Answer {
+            position,
+            outcome,
+            moves,
+            chances: Vec::new(),
+        });
+    }
+    // Best value first, then practical chances (`MoveAdvice::practical_order`).
+    let advice: Vec<MoveAdvice> =
+        tb.advise(&position, &AdviceOptions::default().with_depth(args.depth))?;
     Ok(Answer {
         position,
         outcome,
-        moves,
+        moves: advice.iter().map(|a| (a.mv, a.outcome)).collect(),
+        chances: advice.iter().map(|a| a.chances).collect(),
     })
 }
 
@@ -136,7 +221,7 @@ fn report(
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
     let result = position.and_then(|p| {
-        answer(tb, p).map_err(|e| {
+        answer(tb, args, p).map_err(|e| {
             let hint = match e {
                 ProbeError::MissingSector(s) if !s.is_moving() => {
                     " (`moulin solve --all` writes it; `moulin prove` values positions \
