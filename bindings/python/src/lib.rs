@@ -218,7 +218,10 @@ impl PyTablebase {
     #[new]
     fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyTablebase> {
         let tables = py.detach(|| Tablebase::open(&path)).map_err(|e| {
-            probe_error_in(e, &format!("cannot open the tables in {}: ", path.display()))
+            probe_error_in(
+                e,
+                &format!("cannot open the tables in {}: ", path.display()),
+            )
         })?;
         Ok(PyTablebase { tables })
     }
