@@ -7,6 +7,7 @@ use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, Rules, Tableb
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use std::path::PathBuf;
 
 create_exception!(
@@ -72,6 +73,9 @@ fn position_arg(position: &Bound<'_, PyAny>) -> PyResult<Position> {
     }
     match position.extract::<String>() {
         Ok(text) => parse_position(&text),
+        // A str that is not valid Unicode (lone surrogates): UnicodeEncodeError,
+        // a ValueError.
+        Err(e) if position.is_instance_of::<PyString>() => Err(e),
         Err(_) => Err(PyTypeError::new_err(format!(
             "a position is a str or a moulin.Position, not {}",
             position.get_type().name()?

@@ -187,6 +187,10 @@ def test_bad_positions_raise_value_error_with_the_cli_message(moulin_bin, tables
             if message is not None:
                 assert str(raised.value) == message
     assert "malformed position" in str(pytest.raises(ValueError, moulin.Position, "").value)
+    # Not valid Unicode (a lone surrogate cannot be UTF-8): UnicodeEncodeError, a ValueError.
+    for call in (moulin.Position, tb.probe, tb.best_moves, tb.moves):
+        with pytest.raises(UnicodeEncodeError):
+            call("W:a1,d1,g1 B:b2,d2,\ud800 w")
 
 
 def test_bad_moves_and_arguments():
