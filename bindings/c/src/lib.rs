@@ -1,0 +1,425 @@
+//! The C ABI of the moulin probe: open a directory of tables, ask a
+//! position's outcome and distance, its best moves and every move's outcome.
+//! The header `include/moulin.h` is generated from this file by cbindgen
+//! (`bindings/c/generate-header.sh`); a test fails when it is stale.
+//!
+//! Conventions, for every function:
+//! - positions and moves are NUL-terminated UTF-8 in the project's notation
+//!   (`W:a1,d1,g1 B:b2,d2,f2 w`, `d2`, `b2-b4`, `b2-b4xg4`);
+//! - an `int` result is `MOULIN_OK` (0) or a negative `MOULIN_ERR_*` code,
+//!   and `moulin_last_error` then says what was wrong, in words;
+//! - no panic crosses the boundary (`MOULIN_ERR_PANIC` instead);
+//! - a `moulin_tablebase` may be shared by threads: every query takes a
+//!   `const` handle; only `moulin_close` must not race with queries.
+#![warn(missing_docs)]
+#![allow(non_camel_case_types)]
+
+use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, Tablebase};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+/// The player to move wins (`distance`: turns to the end, odd).
+pub const MOULIN_WIN: c_int = 1;
+/// Neither side can force a win (`distance`: -1).
+pub const MOULIN_DRAW: c_int = 0;
+/// The player to move loses (`distance`: turns to the end, even; 0 when the
+/// game is already over).
+pub const MOULIN_LOSS: c_int = -1;
+/// Reserved: only returned by tables of the no-capture rule (a win that the
+/// no-capture limit turns into a draw).
+pub const MOULIN_CURSED_WIN: c_int = 2;
+/// Reserved: only returned by tables of the no-capture rule (a loss that the
+/// no-capture limit turns into a draw).
+pub const MOULIN_BLESSED_LOSS: c_int = -2;
+
+/// Success.
+pub const MOULIN_OK: c_int = 0;
+/// A pointer argument was NULL.
+pub const MOULIN_ERR_NULL: c_int = -1;
+/// A string argument is not valid UTF-8.
+pub const MOULIN_ERR_UTF8: c_int = -2;
+/// The position text is malformed or breaks the rules (the message says
+/// which, as `moulin probe` does).
+pub const MOULIN_ERR_POSITION: c_int = -3;
+/// No table of the position's sector in the directory (`moulin solve` writes it).
+pub const MOULIN_ERR_MISSING_TABLE: c_int = -4;
+/// A table file is damaged: truncated, bad checksum, not a table, wrong name.
+pub const MOULIN_ERR_DAMAGED_TABLE: c_int = -5;
+/// Reading the directory or a table failed (permissions, no such directory).
+pub const MOULIN_ERR_IO: c_int = -6;
+/// The caller's buffer is too small; the message says how many bytes (or
+/// moves) are needed.
+pub const MOULIN_ERR_BUFFER_TOO_SMALL: c_int = -7;
+/// An internal error (a bug in moulin): the call was abandoned safely.
+pub const MOULIN_ERR_PANIC: c_int = -8;
+/// The tables of the directory were solved under different rule options.
+pub const MOULIN_ERR_RULES: c_int = -9;
+/// Any other error.
+pub const MOULIN_ERR_OTHER: c_int = -10;
+
+/// No position has more legal moves than this (the worst case is three
+/// flying stones with twelve free points and nine stones to remove: 324), so
+/// a `moulin_move_result` array of this length always suffices.
+pub const MOULIN_MAX_MOVES: usize = 512;
+/// A `moulin_best_moves` buffer of this many bytes always suffices
+/// (`MOULIN_MAX_MOVES` moves of at most 8 characters and a separator).
+pub const MOULIN_MOVES_TEXT_MAX: usize = 4608;
+/// Room for one move's text with its NUL (`b2-b4xg4` has 8 characters).
+pub const MOULIN_MOVE_TEXT: usize = 12;
+
+/// An open directory of tables (opaque). Open with `moulin_open`, free with
+/// `moulin_close`.
+pub struct moulin_tablebase {
+    tables: Tablebase,
+}
+
+/// What the tables say about a position, for the player to move.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct moulin_result {
+    /// `MOULIN_WIN`, `MOULIN_DRAW` or `MOULIN_LOSS` (and, only from tables of
+    /// the no-capture rule, `MOULIN_CURSED_WIN` or `MOULIN_BLESSED_LOSS`).
+    pub outcome: c_int,
+    /// Turns (plies) to the end of the game under perfect play; -1 for a draw.
+    pub distance: c_int,
+}
+
+/// One legal move and what it leads to, seen by the player who makes it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct moulin_move_result {
+    /// The move in the project's notation, NUL-terminated (`d2`, `b2-b4xg4`).
+    pub r#move: [c_char; MOULIN_MOVE_TEXT],
+    /// `MOULIN_WIN`, `MOULIN_DRAW` or `MOULIN_LOSS` for the mover.
+    pub outcome: c_int,
+    /// Turns to the end after this move is counted; -1 for a draw.
+    pub distance: c_int,
+}
+
+struct LastError {
+    code: c_int,
+    message: CString,
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<LastError> = RefCell::new(LastError {
+        code: MOULIN_OK,
+        message: CString::default(),
+    });
+}
+
+/// An error to hand back: its code and its message.
+struct Failure(c_int, String);
+
+fn set_last_error(code: c_int, message: &str) {
+    // A message never holds a NUL byte; drop any rather than lose the text.
+    let message = CString::new(message.replace('\0', "")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = LastError { code, message });
+}
+
+/// Runs an entry point: catches panics, records the error of this thread.
+fn guard(body: impl FnOnce() -> Result<(), Failure>) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => MOULIN_OK,
+        Ok(Err(Failure(code, message))) => {
+            set_last_error(code, &message);
+            code
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            set_last_error(
+                MOULIN_ERR_PANIC,
+                &format!("internal error in moulin (please report): {what}"),
+            );
+            MOULIN_ERR_PANIC
+        }
+    }
+}
+
+/// The message of an error and of its sources, joined by `: ` (as
+/// `moulin probe` prints it).
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
+}
+
+fn probe_failure(error: ProbeError) -> Failure {
+    let code = match &error {
+        ProbeError::MissingSector(_) => MOULIN_ERR_MISSING_TABLE,
+        ProbeError::InvalidPosition(_) => MOULIN_ERR_POSITION,
+        ProbeError::Directory { .. } => MOULIN_ERR_IO,
+        ProbeError::File {
+            source: FileError::Io(_),
+            ..
+        } => MOULIN_ERR_IO,
+        ProbeError::File { .. } => MOULIN_ERR_DAMAGED_TABLE,
+        ProbeError::RulesMismatch { .. } | ProbeError::MixedRules { .. } => MOULIN_ERR_RULES,
+        _ => MOULIN_ERR_OTHER,
+    };
+    Failure(code, chain(&error))
+}
+
+/// The text of a C string argument.
+///
+/// # Safety
+/// `text` is NULL or points to a NUL-terminated string.
+unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> Result<&'a str, Failure> {
+    if text.is_null() {
+        return Err(Failure(MOULIN_ERR_NULL, format!("{what} is NULL")));
+    }
+    CStr::from_ptr(text)
+        .to_str()
+        .map_err(|e| Failure(MOULIN_ERR_UTF8, format!("{what} is not valid UTF-8: {e}")))
+}
+
+/// # Safety
+/// `position` is NULL or points to a NUL-terminated string.
+unsafe fn position_arg(position: *const c_char) -> Result<Position, Failure> {
+    let text = text_arg(position, "the position")?;
+    text.parse().map_err(|e| {
+        Failure(
+            MOULIN_ERR_POSITION,
+            format!("invalid position `{text}`: {e}"),
+        )
+    })
+}
+
+/// # Safety
+/// `tb` is NULL or a handle from `moulin_open` not yet closed.
+unsafe fn tables_arg<'a>(tb: *const moulin_tablebase) -> Result<&'a Tablebase, Failure> {
+    tb.as_ref()
+        .map(|t| &t.tables)
+        .ok_or_else(|| Failure(MOULIN_ERR_NULL, "the tablebase is NULL".into()))
+}
+
+fn result_of(outcome: Outcome) -> moulin_result {
+    moulin_result {
+        outcome: match outcome {
+            Outcome::Win(_) => MOULIN_WIN,
+            Outcome::Draw => MOULIN_DRAW,
+            Outcome::Loss(_) => MOULIN_LOSS,
+        },
+        distance: outcome.distance().map_or(-1, c_int::from),
+    }
+}
+
+/// Every legal move with its outcome for the mover, best first (ties in the
+/// order of the rules' move generation): the order of `moulin probe --json`.
+fn ranked_moves(tables: &Tablebase, position: &Position) -> Result<Vec<(Move, Outcome)>, Failure> {
+    let mut moves = tables.probe_moves(position).map_err(probe_failure)?;
+    moves.sort_by_key(|(_, o)| -o.rank());
+    Ok(moves)
+}
+
+/// Opens the tables of a directory (cheap: tables are read lazily). Returns
+/// NULL on failure (`moulin_last_error` says why, `moulin_last_error_code`
+/// gives the code: `MOULIN_ERR_IO` for a directory that cannot be listed,
+/// `MOULIN_ERR_DAMAGED_TABLE` for a table whose header is damaged,
+/// `MOULIN_ERR_RULES` for tables of mixed rules). Free with `moulin_close`.
+///
+/// # Safety
+/// `dir` is NULL or points to a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_open(dir: *const c_char) -> *mut moulin_tablebase {
+    let mut handle = std::ptr::null_mut();
+    guard(|| {
+        let dir = text_arg(dir, "the directory")?;
+        let tables = Tablebase::open(Path::new(dir)).map_err(|e| {
+            let Failure(code, message) = probe_failure(e);
+            Failure(code, format!("cannot open the tables in {dir}: {message}"))
+        })?;
+        handle = Box::into_raw(Box::new(moulin_tablebase { tables }));
+        Ok(())
+    });
+    handle
+}
+
+/// Closes a tablebase from `moulin_open` (NULL is ignored). No query may run
+/// on it any more, in any thread.
+///
+/// # Safety
+/// `tb` is NULL or a handle from `moulin_open` not yet closed.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_close(tb: *mut moulin_tablebase) {
+    if !tb.is_null() {
+        guard(|| {
+            drop(Box::from_raw(tb));
+            Ok(())
+        });
+    }
+}
+
+/// The outcome and distance of a position for the player to move.
+/// A finished game is a loss in 0 for the player to move.
+///
+/// Returns `MOULIN_OK`, or `MOULIN_ERR_NULL`, `MOULIN_ERR_UTF8`,
+/// `MOULIN_ERR_POSITION`, `MOULIN_ERR_MISSING_TABLE`,
+/// `MOULIN_ERR_DAMAGED_TABLE`, `MOULIN_ERR_IO`; `*out` is written only on
+/// success.
+///
+/// # Safety
+/// `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
+/// string; `out` NULL or valid for writing one `moulin_result`.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_probe(
+    tb: *const moulin_tablebase,
+    position: *const c_char,
+    out: *mut moulin_result,
+) -> c_int {
+    guard(|| {
+        let tables = tables_arg(tb)?;
+        let position = position_arg(position)?;
+        if out.is_null() {
+            return Err(Failure(
+                MOULIN_ERR_NULL,
+                "the result pointer is NULL".into(),
+            ));
+        }
+        let outcome = tables.probe(&position).map_err(probe_failure)?;
+        *out = result_of(outcome);
+        Ok(())
+    })
+}
+
+/// Writes the best moves (the fastest wins, else every drawing move, else
+/// the slowest losses), space-separated and NUL-terminated, into `buf` of
+/// `len` bytes; an empty string when the game is over. A buffer of
+/// `MOULIN_MOVES_TEXT_MAX` bytes always suffices; if `len` is too small,
+/// returns `MOULIN_ERR_BUFFER_TOO_SMALL`, writes nothing and the message
+/// says how many bytes are needed. Other errors as `moulin_probe`.
+///
+/// # Safety
+/// `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
+/// string; `buf` NULL or valid for writing `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_best_moves(
+    tb: *const moulin_tablebase,
+    position: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    guard(|| {
+        let tables = tables_arg(tb)?;
+        let position = position_arg(position)?;
+        if buf.is_null() {
+            return Err(Failure(MOULIN_ERR_NULL, "the buffer is NULL".into()));
+        }
+        let best = tables.best_moves(&position).map_err(probe_failure)?;
+        let text = best
+            .iter()
+            .map(|m| m.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let needed = text.len() + 1;
+        if needed > len {
+            return Err(Failure(
+                MOULIN_ERR_BUFFER_TOO_SMALL,
+                format!("a buffer of {len} bytes is too small for the best moves: {needed} bytes are needed"),
+            ));
+        }
+        std::ptr::copy_nonoverlapping(text.as_ptr().cast::<c_char>(), buf, text.len());
+        *buf.add(text.len()) = 0;
+        Ok(())
+    })
+}
+
+/// Every legal move with the outcome and distance it leads to for the
+/// player who makes it (a move to a lost position is a win in 1), best
+/// first, ties in the order of the rules' move generation (the order of
+/// `moulin probe --json`). Writes up to `capacity` entries into `moves` and
+/// the number of legal moves into `*count` (0 when the game is over). If
+/// `capacity` is smaller than that number, returns
+/// `MOULIN_ERR_BUFFER_TOO_SMALL` with `*count` set to the number needed and
+/// nothing written to `moves`; `MOULIN_MAX_MOVES` always suffices. `moves`
+/// may be NULL when `capacity` is 0. Other errors as `moulin_probe`.
+///
+/// # Safety
+/// `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
+/// string; `moves` NULL or valid for writing `capacity` entries; `count`
+/// NULL or valid for writing one `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_moves(
+    tb: *const moulin_tablebase,
+    position: *const c_char,
+    moves: *mut moulin_move_result,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    guard(|| {
+        let tables = tables_arg(tb)?;
+        let position = position_arg(position)?;
+        if count.is_null() {
+            return Err(Failure(MOULIN_ERR_NULL, "the count pointer is NULL".into()));
+        }
+        if moves.is_null() && capacity > 0 {
+            return Err(Failure(MOULIN_ERR_NULL, "the moves array is NULL".into()));
+        }
+        let ranked = ranked_moves(tables, &position)?;
+        *count = ranked.len();
+        if ranked.len() > capacity {
+            return Err(Failure(
+                MOULIN_ERR_BUFFER_TOO_SMALL,
+                format!(
+                    "an array of {capacity} moves is too small: the position has {} legal moves",
+                    ranked.len()
+                ),
+            ));
+        }
+        for (i, (m, outcome)) in ranked.iter().enumerate() {
+            let mut text = [0 as c_char; MOULIN_MOVE_TEXT];
+            for (t, b) in text.iter_mut().zip(m.to_string().bytes()) {
+                *t = b as c_char;
+            }
+            let result = result_of(*outcome);
+            moves.add(i).write(moulin_move_result {
+                r#move: text,
+                outcome: result.outcome,
+                distance: result.distance,
+            });
+        }
+        Ok(())
+    })
+}
+
+/// What was wrong with the last failed call of this thread, in words
+/// (an empty string if none failed yet). The text stays valid until the
+/// next failing call in the same thread.
+#[no_mangle]
+pub extern "C" fn moulin_last_error() -> *const c_char {
+    LAST_ERROR
+        .try_with(|e| e.borrow().message.as_ptr())
+        .unwrap_or(c"moulin: thread is exiting".as_ptr())
+}
+
+/// The code (`MOULIN_ERR_*`) of the last failed call of this thread
+/// (`MOULIN_OK` if none failed yet): the way to tell why `moulin_open`
+/// returned NULL.
+#[no_mangle]
+pub extern "C" fn moulin_last_error_code() -> c_int {
+    LAST_ERROR
+        .try_with(|e| e.borrow().code)
+        .unwrap_or(MOULIN_OK)
+}
+
+/// The version of the library, like `0.1.0` (static, never freed).
+#[no_mangle]
+pub extern "C" fn moulin_version() -> *const c_char {
+    static VERSION: &CStr =
+        match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+            Ok(v) => v,
+            Err(_) => c"unknown",
+        };
+    VERSION.as_ptr()
+}

@@ -1,0 +1,429 @@
+//! C programs compiled with the system C compiler against the committed
+//! header and the built library, run over tables solved up to five stones a
+//! side, and compared with `moulin probe --json`: random positions, the
+//! example `examples/probe.c`, the README's C example, hostile calls and
+//! damaged tables.
+
+use moulin_probe::{Position, Side};
+use moulin_tests::{moulin, text};
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `target/<profile>`, where this test binary's `deps/` lies.
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("path of the test binary");
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test binary lies in target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// The directory holding `libmoulin_c.a` and `libmoulin_c.so`, built (or
+/// brought up to date) once with this test's profile and target directory.
+fn library_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let profile_dir = profile_dir();
+        let profile = profile_dir.file_name().unwrap().to_str().unwrap();
+        let mut build = Command::new(option_env!("CARGO").unwrap_or("cargo"));
+        build
+            .args(["build", "--quiet", "-p", "moulin-c", "--lib"])
+            .arg("--target-dir")
+            .arg(profile_dir.parent().unwrap())
+            .current_dir(crate_dir());
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        assert!(
+            build.status().expect("cargo runs").success(),
+            "building moulin-c failed"
+        );
+        profile_dir
+    })
+}
+
+/// Compiles C sources with `cc` into `out`: linked with the static library,
+/// or with the shared one (found at run time through an rpath).
+fn compile(sources: &[&Path], out: &Path, shared: bool) {
+    let lib = library_dir();
+    let mut cc = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()));
+    cc.args([
+        "-std=c11",
+        "-D_POSIX_C_SOURCE=200809L",
+        "-O2",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+    ])
+    .arg("-I")
+    .arg(crate_dir().join("include"))
+    .args(sources)
+    .arg("-o")
+    .arg(out);
+    if shared {
+        cc.arg("-L").arg(lib).arg("-lmoulin_c");
+        cc.arg(format!("-Wl,-rpath,{}", lib.display()));
+    } else {
+        cc.arg(lib.join("libmoulin_c.a"));
+    }
+    cc.args(["-lpthread", "-ldl", "-lm"]);
+    let result = cc.output().expect("the C compiler `cc` runs");
+    assert!(result.status.success(), "cc failed: {}", text(&result));
+}
+
+/// The C test program, linked with the shared library.
+fn conformance() -> &'static Path {
+    static BIN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, bin) = BIN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("conformance");
+        compile(&[&crate_dir().join("tests/c/conformance.c")], &bin, true);
+        (dir, bin)
+    });
+    bin
+}
+
+/// The moving-phase tables up to five stones a side, solved once per run.
+fn solved() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = moulin()
+            .args(["solve", "--max-stones", "5", "-q", "--dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        dir
+    })
+    .path()
+}
+
+/// Runs a program with `input` on standard input; a crash fails the test.
+fn run_with_input(command: &mut Command, input: &str) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("program starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.code().is_some(),
+        "killed by a signal: {}",
+        text(&out)
+    );
+    out
+}
+
+/// Deterministic pseudo-random numbers (splitmix64).
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// `count` distinct points not in `taken`.
+    fn points(&mut self, count: u32, taken: u32) -> u32 {
+        let mut set = 0u32;
+        while set.count_ones() < count {
+            let p = 1 << self.below(24);
+            if (set | taken) & p == 0 {
+                set |= p;
+            }
+        }
+        set
+    }
+}
+
+/// Random moving-phase positions with `white` and `black` stones (either
+/// side to move), as text.
+fn random_positions(seed: u64, n: usize, stones: impl Fn(&mut Random) -> (u32, u32)) -> String {
+    let mut rng = Random(seed);
+    let mut text = String::new();
+    for _ in 0..n {
+        let (w, b) = stones(&mut rng);
+        let white = rng.points(w, 0);
+        let black = rng.points(b, white);
+        let side = if rng.below(2) == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let pos = Position {
+            white,
+            black,
+            white_hand: 0,
+            black_hand: 0,
+            side,
+        };
+        text.push_str(&format!("{pos}\n"));
+    }
+    text
+}
+
+/// Parses JSON lines.
+fn json_lines(out: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// Compares the C program's lines with the CLI's: the same answers, errors
+/// for the same positions (the CLI's message starts with the library's, to
+/// which it may add a hint); returns the C error codes met.
+fn compare(c: &[Value], cli: &[Value]) -> Vec<i64> {
+    assert_eq!(c.len(), cli.len(), "one line per position");
+    let mut codes = Vec::new();
+    for (c, cli) in c.iter().zip(cli) {
+        match (c.get("error"), cli.get("error")) {
+            (None, None) => assert_eq!(c, cli),
+            (Some(c_error), Some(cli_error)) => {
+                assert_eq!(c["position"], cli["position"]);
+                let (c_error, cli_error) = (c_error.as_str().unwrap(), cli_error.as_str().unwrap());
+                assert!(
+                    cli_error.starts_with(c_error),
+                    "C: {c_error}\nCLI: {cli_error}"
+                );
+                codes.push(c["code"].as_i64().unwrap());
+            }
+            _ => panic!("C and CLI disagree:\nC:   {c}\nCLI: {cli}"),
+        }
+    }
+    codes
+}
+
+fn cli_json(dir: &Path, input: &str) -> Output {
+    let mut cli = moulin();
+    cli.args(["probe", "--json", "-", "--dir"]).arg(dir);
+    run_with_input(&mut cli, input)
+}
+
+fn c_json(dir: &Path, input: &str) -> Output {
+    let mut c = Command::new(conformance());
+    c.arg("json").arg(dir);
+    let out = run_with_input(&mut c, input);
+    assert!(out.status.success(), "{}", text(&out));
+    out
+}
+
+#[test]
+fn c_agrees_with_the_cli_on_random_positions() {
+    // 3 to 5 stones a side; every 20th has a sixth stone (no table: an error).
+    let mut input = random_positions(14, 400, |r| {
+        let extra = u32::from(r.below(20) == 0);
+        (3 + r.below(3) as u32 + extra, 3 + r.below(3) as u32)
+    });
+    // The start (no placement tables), a game lost by capture, one by blocking.
+    for extra in [
+        "W: B: w 9 9",
+        "W:a1,d1 B:a7,d2,g4 w",
+        "W:a1,d1,g1,a4 B:a7,d2,g4,b4,c4,d7 w",
+    ] {
+        input.push_str(&format!("{}\n", extra.parse::<Position>().unwrap()));
+    }
+    let cli = cli_json(solved(), &input);
+    let c = c_json(solved(), &input);
+    let codes = compare(&json_lines(&c), &json_lines(&cli));
+    assert!(
+        !codes.is_empty() && codes.iter().all(|&code| code == -4),
+        "{codes:?}"
+    );
+    assert!(json_lines(&c).len() - codes.len() >= 380);
+}
+
+#[test]
+fn hostile_calls_get_error_codes() {
+    let out = Command::new(conformance())
+        .arg("bad")
+        .arg(solved())
+        .output()
+        .unwrap();
+    let printed = text(&out);
+    assert!(out.status.success(), "{printed}");
+    assert!(printed.contains(" passed, 0 failed"), "{printed}");
+}
+
+/// The lines of `moulin probe` (text) and of `examples/probe.c` agree: the
+/// best moves and every move's outcome line for line, the outcome in words.
+#[test]
+fn example_probe_c_prints_what_the_cli_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("probe");
+    compile(&[&crate_dir().join("examples/probe.c")], &bin, false);
+    let input = random_positions(3, 30, |r| (3 + r.below(3) as u32, 3 + r.below(3) as u32));
+    let example = run_with_input(Command::new(&bin).arg(solved()), &input);
+    assert!(example.status.success(), "{}", text(&example));
+    let cli = run_with_input(moulin().args(["probe", "-", "--dir"]).arg(solved()), &input);
+    let cli_json = json_lines(&cli_json(solved(), &input));
+    let example = String::from_utf8(example.stdout).unwrap();
+    let cli = String::from_utf8(cli.stdout).unwrap();
+    let blocks = |t: &str| -> Vec<Vec<String>> {
+        let mut blocks: Vec<Vec<String>> = Vec::new();
+        for line in t.lines() {
+            if !line.starts_with(' ') {
+                blocks.push(Vec::new());
+            }
+            blocks.last_mut().unwrap().push(line.to_string());
+        }
+        blocks
+    };
+    let (ours, theirs) = (blocks(&example), blocks(&cli));
+    assert_eq!(ours.len(), 30);
+    assert_eq!(ours.len(), theirs.len());
+    for ((ours, theirs), json) in ours.iter().zip(&theirs).zip(&cli_json) {
+        let outcome = match &json["distance"] {
+            Value::Null => format!("  outcome: {}", json["outcome"].as_str().unwrap()),
+            d => format!("  outcome: {} in {d}", json["outcome"].as_str().unwrap()),
+        };
+        assert_eq!(ours[0], theirs[0]);
+        assert_eq!(ours[1], outcome);
+        assert_eq!(ours[2..], theirs[2..], "{ours:#?}");
+    }
+    // Positions as arguments too, and a bad one: exit code 1, others answered.
+    let out = Command::new(&bin)
+        .arg(solved())
+        .args(["W:a1,d1,g1 B:b2,d2,f2 w", "W:a1,z9 B: w"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("outcome: win in 3"), "{}", text(&out));
+    assert!(text(&out).contains("unknown point `z9`"), "{}", text(&out));
+}
+
+/// The README's C example, compiled and run as it stands.
+#[test]
+fn readme_c_example_runs() {
+    let readme = std::fs::read_to_string(crate_dir().join("../../README.md")).unwrap();
+    let start = readme.find("```c\n").expect("a ```c block in the README") + 5;
+    let code = &readme[start..start + readme[start..].find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("readme.c");
+    std::fs::write(&source, code).unwrap();
+    let bin = dir.path().join("readme");
+    compile(&[&source], &bin, true);
+    let out = Command::new(&bin).arg(solved()).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let position = "W:a1,d1,g1 B:b2,d2,f2 w";
+    let cli = &json_lines(&cli_json(solved(), position))[0];
+    let best: Vec<&str> = cli["best_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let expected = format!(
+        "{} in {}, best moves: {}\n",
+        cli["outcome"].as_str().unwrap(),
+        cli["distance"],
+        best.join(" ")
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+}
+
+fn copy_of(from: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for item in std::fs::read_dir(from).unwrap() {
+        let path = item.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+/// Damaged tables: the library fails where the CLI fails, with
+/// `MOULIN_ERR_DAMAGED_TABLE`, and answers what the CLI answers elsewhere.
+#[test]
+fn damaged_tables_give_error_codes() {
+    let table = |d: &Path| d.join("5v4.mtb");
+    let flip_at = |d: &Path, at: &dyn Fn(usize) -> usize| {
+        let mut bytes = std::fs::read(table(d)).unwrap();
+        let i = at(bytes.len());
+        bytes[i] ^= 0x5a;
+        std::fs::write(table(d), bytes).unwrap();
+    };
+    type Damage<'a> = (&'a str, Box<dyn Fn(&Path) + 'a>, bool);
+    let damages: Vec<Damage> = vec![
+        (
+            "truncated",
+            Box::new(|d| {
+                let bytes = std::fs::read(table(d)).unwrap();
+                std::fs::write(table(d), &bytes[..bytes.len() / 2]).unwrap();
+            }),
+            true,
+        ),
+        (
+            "emptied",
+            Box::new(|d| std::fs::write(table(d), b"").unwrap()),
+            true,
+        ),
+        (
+            "header byte flipped",
+            Box::new(|d| flip_at(d, &|_| 60)),
+            true,
+        ),
+        (
+            "data bytes flipped",
+            Box::new(|d| {
+                for k in 1..16 {
+                    flip_at(d, &|len| 4096 + k * (len - 4096) / 16);
+                }
+            }),
+            false,
+        ),
+    ];
+    // Positions of the damaged sector (5v4 for White or Black to move) and
+    // of others whose moves lead into it.
+    let input = random_positions(54, 200, |r| match r.below(3) {
+        0 => (5, 4),
+        1 => (4, 5),
+        _ => (4, 4),
+    });
+    for (what, damage, open_fails) in damages {
+        let dir = copy_of(solved());
+        damage(dir.path());
+        let c = json_lines(&c_json(dir.path(), &input));
+        let cli = cli_json(dir.path(), &input);
+        if open_fails {
+            assert_eq!(cli.status.code(), Some(1), "{what}: {}", text(&cli));
+            assert_eq!(c.len(), 1, "{what}");
+            assert_eq!(c[0]["code"], -5, "{what}: {}", c[0]);
+            assert!(
+                c[0]["open_error"].as_str().unwrap().contains("5v4.mtb"),
+                "{what}"
+            );
+            continue;
+        }
+        let codes = compare(&c, &json_lines(&cli));
+        assert!(!codes.is_empty(), "{what}: the damage was never met");
+        assert!(codes.iter().all(|&code| code == -5), "{what}: {codes:?}");
+    }
+}

@@ -1,0 +1,101 @@
+"""Perfect play for Nine Men's Morris from the moulin tables.
+
+Positions are written ``W:<points> B:<points> <w|b> [<white in hand> <black in hand>]``
+(``"W: B: w 9 9"`` is the start), moves ``d2`` (placement), ``b2-b4`` (slide
+or flight), ``b2-b4xg4`` (with a removal).
+"""
+
+import os
+import pathlib
+from typing import List, Literal, Optional, Tuple, Union
+
+__version__: str
+
+Outcome = Literal["win", "draw", "loss"]
+
+class TableError(OSError):
+    """The tables cannot answer: a directory that cannot be read, tables of mixed rules."""
+
+class MissingTableError(TableError):
+    """No table of the position's sector in the directory (``moulin solve`` writes it)."""
+
+class DamagedTableError(TableError):
+    """A table file is damaged: truncated, bad checksum, not a table, wrong name."""
+
+class Position:
+    """A position: stones on the board and in hand, and the side to move."""
+
+    def __init__(self, text: str) -> None:
+        """Parses a position; ValueError names what is wrong (as ``moulin probe`` does)."""
+    @staticmethod
+    def start() -> "Position":
+        """The start of the game: empty board, nine stones in hand each."""
+    @property
+    def side_to_move(self) -> Literal["w", "b"]:
+        """``'w'`` or ``'b'``: the player to move."""
+    @property
+    def white_hand(self) -> int:
+        """White's stones still to be placed."""
+    @property
+    def black_hand(self) -> int:
+        """Black's stones still to be placed."""
+    @property
+    def white(self) -> List[str]:
+        """White's points on the board, in the canonical order."""
+    @property
+    def black(self) -> List[str]:
+        """Black's points on the board, in the canonical order."""
+    def legal_moves(self, flying: bool = True) -> List[str]:
+        """Every legal move; empty when the game is over."""
+    def play(self, move: str, flying: bool = True) -> "Position":
+        """The position after a legal move; ValueError for a malformed or illegal one."""
+    def is_lost(self, flying: bool = True) -> bool:
+        """Whether the player to move has lost: fewer than three stones, or blocked."""
+    def __str__(self) -> str: ...
+    def __repr__(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Probe:
+    """What the tables say about a position, for the player to move."""
+
+    @property
+    def outcome(self) -> Outcome:
+        """``'win'``, ``'draw'`` or ``'loss'`` for the player to move."""
+    @property
+    def distance(self) -> Optional[int]:
+        """Turns (plies) to the end of the game under perfect play; None for a draw."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Tablebase:
+    """The tables of one directory, shareable between threads (probes release the GIL)."""
+
+    def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Opens the ``*.mtb`` tables of a directory.
+
+        Raises TableError if it cannot be listed, DamagedTableError if a
+        table's header is damaged.
+        """
+    def probe(self, position: Union[str, Position]) -> Probe:
+        """The outcome and distance for the player to move; a finished game is a loss in 0.
+
+        Raises ValueError for an invalid position, MissingTableError,
+        DamagedTableError or TableError when the tables cannot answer.
+        """
+    def best_moves(self, position: Union[str, Position]) -> List[str]:
+        """The fastest wins, else every drawing move, else the slowest losses."""
+    def moves(self, position: Union[str, Position]) -> List[Tuple[str, Outcome, Optional[int]]]:
+        """Every legal move as ``(move, outcome, distance)`` for its player, best first.
+
+        The order of ``moulin probe --json``: by outcome, ties in the order
+        of ``Position.legal_moves``.
+        """
+    @property
+    def path(self) -> pathlib.Path:
+        """The directory of the tables."""
+    @property
+    def flying(self) -> bool:
+        """Whether the tables were solved with flying."""
+    def sectors(self) -> List[str]:
+        """The sectors present, like ``['3v3', '3v4', ...]``."""

@@ -1,0 +1,311 @@
+//! The Python module `moulin`: the tablebase probe of `moulin-probe` for
+//! Python 3.9+ (one abi3 wheel). The public face is documented in
+//! `python/moulin/__init__.pyi`.
+#![warn(missing_docs)]
+
+use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, Rules, Tablebase};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use std::path::PathBuf;
+
+create_exception!(
+    moulin,
+    TableError,
+    PyOSError,
+    "The tables cannot answer: a directory that cannot be read, tables of mixed rules."
+);
+create_exception!(
+    moulin,
+    MissingTableError,
+    TableError,
+    "No table of the position's sector in the directory (`moulin solve` writes it)."
+);
+create_exception!(
+    moulin,
+    DamagedTableError,
+    TableError,
+    "A table file is damaged: truncated, bad checksum, not a table, wrong name."
+);
+
+/// The message of an error and of its sources, joined by `: ` (as the
+/// command line prints it).
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
+}
+
+fn probe_error(error: ProbeError) -> PyErr {
+    probe_error_in(error, "")
+}
+
+/// The Python exception of an error, its message after `prefix`.
+fn probe_error_in(error: ProbeError, prefix: &str) -> PyErr {
+    let text = format!("{prefix}{}", chain(&error));
+    match error {
+        ProbeError::MissingSector(_) => MissingTableError::new_err(text),
+        ProbeError::InvalidPosition(_) => PyValueError::new_err(text),
+        ProbeError::File {
+            source: FileError::Io(_),
+            ..
+        } => TableError::new_err(text),
+        ProbeError::File { .. } => DamagedTableError::new_err(text),
+        _ => TableError::new_err(text),
+    }
+}
+
+fn parse_position(text: &str) -> PyResult<Position> {
+    text.parse()
+        .map_err(|e| PyValueError::new_err(format!("invalid position `{text}`: {e}")))
+}
+
+/// A position as `str` or `Position`.
+fn position_arg(position: &Bound<'_, PyAny>) -> PyResult<Position> {
+    if let Ok(p) = position.extract::<PyRef<'_, PyPosition>>() {
+        return Ok(p.0);
+    }
+    match position.extract::<String>() {
+        Ok(text) => parse_position(&text),
+        // A str that is not valid Unicode (lone surrogates): UnicodeEncodeError,
+        // a ValueError.
+        Err(e) if position.is_instance_of::<PyString>() => Err(e),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "a position is a str or a moulin.Position, not {}",
+            position.get_type().name()?
+        ))),
+    }
+}
+
+fn points(set: u32) -> Vec<&'static str> {
+    moulin_probe::board::points(set).map(|p| p.name()).collect()
+}
+
+/// A position: stones on the board and in hand, and the side to move.
+#[pyclass(name = "Position", module = "moulin", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PyPosition(Position);
+
+#[pymethods]
+impl PyPosition {
+    /// Parses `W:<points> B:<points> <w|b> [<white in hand> <black in hand>]`
+    /// (`W: B: w 9 9` is the start); ValueError names what is wrong.
+    #[new]
+    fn new(text: &str) -> PyResult<PyPosition> {
+        parse_position(text).map(PyPosition)
+    }
+
+    /// The start of the game: empty board, nine stones in hand each.
+    #[staticmethod]
+    fn start() -> PyPosition {
+        PyPosition(Position::start())
+    }
+
+    /// `'w'` or `'b'`: the player to move.
+    #[getter]
+    fn side_to_move(&self) -> char {
+        self.0.side.letter()
+    }
+
+    /// White's stones still to be placed.
+    #[getter]
+    fn white_hand(&self) -> u8 {
+        self.0.white_hand
+    }
+
+    /// Black's stones still to be placed.
+    #[getter]
+    fn black_hand(&self) -> u8 {
+        self.0.black_hand
+    }
+
+    /// White's points on the board, in the canonical order (`a1`, `d1`, ...).
+    #[getter]
+    fn white(&self) -> Vec<&'static str> {
+        points(self.0.white)
+    }
+
+    /// Black's points on the board, in the canonical order.
+    #[getter]
+    fn black(&self) -> Vec<&'static str> {
+        points(self.0.black)
+    }
+
+    /// Every legal move (`d2`, `b2-b4`, `b2-b4xg4`); empty when the game is over.
+    #[pyo3(signature = (flying = true))]
+    fn legal_moves(&self, flying: bool) -> Vec<String> {
+        Rules { flying }
+            .legal_moves(&self.0)
+            .iter()
+            .map(Move::to_string)
+            .collect()
+    }
+
+    /// The position after a legal move; ValueError for a malformed or
+    /// illegal one.
+    #[pyo3(signature = (r#move, flying = true))]
+    fn play(&self, r#move: &str, flying: bool) -> PyResult<PyPosition> {
+        let mv: Move = r#move
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("invalid move `{move}`: {e}")))?;
+        Rules { flying }
+            .play(&self.0, mv)
+            .map(PyPosition)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// Whether the player to move has lost: fewer than three stones, or
+    /// blocked.
+    #[pyo3(signature = (flying = true))]
+    fn is_lost(&self, flying: bool) -> bool {
+        Rules { flying }.is_lost(&self.0.node())
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.0)
+    }
+}
+
+/// What the tables say about a position, for the player to move.
+#[pyclass(name = "Probe", module = "moulin", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PyProbe {
+    /// `'win'`, `'draw'` or `'loss'` for the player to move.
+    #[pyo3(get)]
+    outcome: &'static str,
+    /// Turns (plies) to the end of the game under perfect play; None for a draw.
+    #[pyo3(get)]
+    distance: Option<u16>,
+}
+
+#[pymethods]
+impl PyProbe {
+    fn __repr__(&self) -> String {
+        match self.distance {
+            Some(d) => format!("Probe(outcome='{}', distance={d})", self.outcome),
+            None => format!("Probe(outcome='{}', distance=None)", self.outcome),
+        }
+    }
+}
+
+impl From<Outcome> for PyProbe {
+    fn from(o: Outcome) -> PyProbe {
+        PyProbe {
+            outcome: o.word(),
+            distance: o.distance(),
+        }
+    }
+}
+
+/// The tables of one directory. Opening is cheap (tables are mapped when a
+/// probe first needs them); one Tablebase may be shared by threads, and
+/// probes release the GIL.
+#[pyclass(name = "Tablebase", module = "moulin", frozen)]
+struct PyTablebase {
+    tables: Tablebase,
+}
+
+#[pymethods]
+impl PyTablebase {
+    /// Opens the `*.mtb` tables of a directory; TableError (an OSError) if it
+    /// cannot be listed, DamagedTableError if a table's header is damaged.
+    #[new]
+    fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyTablebase> {
+        let tables = py.detach(|| Tablebase::open(&path)).map_err(|e| {
+            probe_error_in(
+                e,
+                &format!("cannot open the tables in {}: ", path.display()),
+            )
+        })?;
+        Ok(PyTablebase { tables })
+    }
+
+    /// The outcome and distance of a position (str or Position) for the
+    /// player to move; a finished game is a loss in 0.
+    fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyProbe> {
+        let position = position_arg(position)?;
+        let outcome = py
+            .detach(|| self.tables.probe(&position))
+            .map_err(probe_error)?;
+        Ok(outcome.into())
+    }
+
+    /// The best moves: the fastest wins, else every drawing move, else the
+    /// slowest losses (in the order of `legal_moves`).
+    fn best_moves(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let position = position_arg(position)?;
+        let best = py
+            .detach(|| self.tables.best_moves(&position))
+            .map_err(probe_error)?;
+        Ok(best.iter().map(Move::to_string).collect())
+    }
+
+    /// Every legal move as `(move, outcome, distance)` for the player who
+    /// makes it, best first (ties in the order of `legal_moves`): the order
+    /// of `moulin probe --json`.
+    #[allow(clippy::type_complexity)]
+    fn moves(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<(String, &'static str, Option<u16>)>> {
+        let position = position_arg(position)?;
+        let mut moves = py
+            .detach(|| self.tables.probe_moves(&position))
+            .map_err(probe_error)?;
+        moves.sort_by_key(|(_, o)| -o.rank());
+        Ok(moves
+            .into_iter()
+            .map(|(m, o)| (m.to_string(), o.word(), o.distance()))
+            .collect())
+    }
+
+    /// The directory of the tables.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.tables.dir().to_path_buf()
+    }
+
+    /// Whether the tables were solved with flying (three stones fly).
+    #[getter]
+    fn flying(&self) -> bool {
+        self.tables.rules().flying
+    }
+
+    /// The sectors present, like `['3v3', '3v4', ...]`.
+    fn sectors(&self) -> Vec<String> {
+        self.tables.sectors().map(|(s, _)| s.to_string()).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Tablebase('{}', {} tables)",
+            self.tables.dir().display(),
+            self.tables.sectors().count()
+        )
+    }
+}
+
+/// Perfect play for Nine Men's Morris from the moulin tables.
+#[pymodule]
+fn _moulin(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyTablebase>()?;
+    m.add_class::<PyProbe>()?;
+    m.add_class::<PyPosition>()?;
+    m.add("TableError", py.get_type::<TableError>())?;
+    m.add("MissingTableError", py.get_type::<MissingTableError>())?;
+    m.add("DamagedTableError", py.get_type::<DamagedTableError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
