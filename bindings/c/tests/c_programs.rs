@@ -224,7 +224,8 @@ fn compare(c: &[Value], cli: &[Value]) -> Vec<i64> {
 
 fn cli_json(dir: &Path, input: &str) -> Output {
     let mut cli = moulin();
-    cli.args(["probe", "--json", "-", "--dir"]).arg(dir);
+    cli.args(["probe", "--json", "--no-chances", "-", "--dir"])
+        .arg(dir);
     run_with_input(&mut cli, input)
 }
 
@@ -283,7 +284,12 @@ fn example_probe_c_prints_what_the_cli_prints() {
     let input = random_positions(3, 30, |r| (3 + r.below(3) as u32, 3 + r.below(3) as u32));
     let example = run_with_input(Command::new(&bin).arg(solved()), &input);
     assert!(example.status.success(), "{}", text(&example));
-    let cli = run_with_input(moulin().args(["probe", "-", "--dir"]).arg(solved()), &input);
+    let cli = run_with_input(
+        moulin()
+            .args(["probe", "--no-chances", "-", "--dir"])
+            .arg(solved()),
+        &input,
+    );
     let cli_json = json_lines(&cli_json(solved(), &input));
     let example = String::from_utf8(example.stdout).unwrap();
     let cli = String::from_utf8(cli.stdout).unwrap();

@@ -40,7 +40,7 @@ def random_positions(seed, n, stones):
 def cli_json(moulin_bin, tables, positions):
     """`moulin probe --json -` over the positions: one dict each."""
     result = subprocess.run(
-        [moulin_bin, "probe", "--json", "-", "--dir", tables],
+        [moulin_bin, "probe", "--json", "--no-chances", "-", "--dir", tables],
         input="\n".join(positions) + "\n",
         capture_output=True,
         text=True,
