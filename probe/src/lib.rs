@@ -7,6 +7,7 @@ pub mod board;
 pub mod error;
 pub mod index;
 pub mod position;
+pub mod report;
 pub mod rules;
 pub mod sector;
 pub mod table;

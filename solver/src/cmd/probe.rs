@@ -3,8 +3,8 @@
 //! also as a filter over standard input (`-`).
 
 use anyhow::Context;
-use moulin_probe::{Move, Outcome, Position, ProbeError, Rules, Tablebase};
-use serde::Serialize;
+use moulin_probe::report::{JsonError, Report};
+use moulin_probe::{Outcome, Position, ProbeError, Rules, Tablebase};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -32,99 +32,60 @@ pub struct Args {
     pub no_flying: bool,
 }
 
-/// One line of `moulin probe --json`.
-#[derive(Serialize)]
-struct JsonAnswer {
-    position: String,
-    outcome: &'static str,
-    distance: Option<u16>,
-    best_moves: Vec<String>,
-    moves: Vec<JsonMove>,
-}
-
-/// One move in `moves`.
-#[derive(Serialize)]
-struct JsonMove {
-    r#move: String,
-    outcome: &'static str,
-    distance: Option<u16>,
-}
-
-/// One line of `moulin probe --json` for a position without an answer.
-#[derive(Serialize)]
-struct JsonError<'a> {
-    position: &'a str,
-    error: &'a str,
-}
-
-/// What the tables say about one position.
-struct Answer {
-    position: Position,
-    outcome: Outcome,
-    /// Every legal move with its outcome for the mover, best first.
-    moves: Vec<(Move, Outcome)>,
-}
-
-impl Answer {
-    fn best(&self) -> impl Iterator<Item = Move> + '_ {
-        let top = self.moves.first().map(|(_, o)| o.rank());
-        self.moves
-            .iter()
-            .take_while(move |(_, o)| Some(o.rank()) == top)
-            .map(|(m, _)| *m)
-    }
-
-    fn json(&self) -> JsonAnswer {
-        JsonAnswer {
-            position: self.position.to_string(),
-            outcome: self.outcome.word(),
-            distance: self.outcome.distance(),
-            best_moves: self.best().map(|m| m.to_string()).collect(),
-            moves: self
-                .moves
-                .iter()
-                .map(|(m, o)| JsonMove {
-                    r#move: m.to_string(),
-                    outcome: o.word(),
-                    distance: o.distance(),
-                })
-                .collect(),
+/// The text of `moulin probe` (without `--json`) for one position.
+fn plain(report: &Report, rules: &Rules) -> String {
+    let mut out = format!("{}\n  outcome: ", report.position);
+    match (
+        report.outcome,
+        super::moves::game_over(rules, &report.position),
+    ) {
+        (_, Some(reason)) => out.push_str(&reason),
+        (Outcome::Draw, None) => out.push_str("draw"),
+        (o, None) => {
+            let d = o.distance().unwrap_or(0);
+            let turns = if d == 1 { "turn" } else { "turns" };
+            out.push_str(&format!("{} in {d} {turns}", o.word()))
         }
     }
+    out.push('\n');
+    if report.moves.is_empty() {
+        return out;
+    }
+    let best: Vec<String> = report.best().map(|m| m.to_string()).collect();
+    out.push_str(&format!("  best moves: {}\n", best.join(" ")));
+    for (m, o) in &report.moves {
+        out.push_str(&format!("    {:<10} {o}\n", m.to_string()));
+    }
+    out
+}
 
-    fn text(&self, rules: &Rules) -> String {
-        let mut out = format!("{}\n  outcome: ", self.position);
-        match (self.outcome, super::moves::game_over(rules, &self.position)) {
-            (_, Some(reason)) => out.push_str(&reason),
-            (Outcome::Draw, None) => out.push_str("draw"),
-            (o, None) => {
-                let d = o.distance().unwrap_or(0);
-                let turns = if d == 1 { "turn" } else { "turns" };
-                out.push_str(&format!("{} in {d} {turns}", o.word()))
+/// The report on a position, or the message `moulin probe` prints when there
+/// is none (with a hint naming the command that writes a missing table).
+pub fn answer(tb: &Tablebase, position: Position) -> Result<Report, String> {
+    Report::new(tb, position).map_err(|e| {
+        let hint = match e {
+            ProbeError::MissingSector(s) if !s.is_moving() => {
+                " (`moulin solve --all` writes it; `moulin prove` values positions \
+                 with stones in hand from the moving-phase tables alone)"
+                    .to_string()
             }
-        }
-        out.push('\n');
-        if self.moves.is_empty() {
-            return out;
-        }
-        let best: Vec<String> = self.best().map(|m| m.to_string()).collect();
-        out.push_str(&format!("  best moves: {}\n", best.join(" ")));
-        for (m, o) in &self.moves {
-            out.push_str(&format!("    {:<10} {o}\n", m.to_string()));
-        }
-        out
-    }
+            ProbeError::MissingSector(_) => " (`moulin solve --moving` writes it)".into(),
+            _ => String::new(),
+        };
+        format!("{:#}{hint}", anyhow::Error::from(e))
+    })
 }
 
-fn answer(tb: &Tablebase, position: Position) -> Result<Answer, ProbeError> {
-    let outcome = tb.probe(&position)?;
-    let mut moves = tb.probe_moves(&position)?;
-    moves.sort_by_key(|(_, o)| -o.rank());
-    Ok(Answer {
-        position,
-        outcome,
-        moves,
-    })
+/// The line `moulin probe --json` prints for a position given as `text`
+/// (without the newline): the report, or `position` and `error`.
+pub fn json_line(result: &Result<Report, String>, text: &str) -> serde_json::Result<String> {
+    match result {
+        Ok(report) => serde_json::to_string(&report.json()),
+        Err(error) => serde_json::to_string(&JsonError {
+            position: text,
+            error,
+        }),
+    }
 }
 
 /// Prints the answer for one position (or why there is none); false if none.
@@ -135,30 +96,10 @@ fn report(
     position: Result<Position, String>,
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
-    let result = position.and_then(|p| {
-        answer(tb, p).map_err(|e| {
-            let hint = match e {
-                ProbeError::MissingSector(s) if !s.is_moving() => {
-                    " (`moulin solve --all` writes it; `moulin prove` values positions \
-                     with stones in hand from the moving-phase tables alone)"
-                        .to_string()
-                }
-                ProbeError::MissingSector(_) => " (`moulin solve --moving` writes it)".into(),
-                _ => String::new(),
-            };
-            format!("{:#}{hint}", anyhow::Error::from(e))
-        })
-    });
+    let result = position.and_then(|p| answer(tb, p));
     match (&result, args.json) {
-        (Ok(a), true) => writeln!(out, "{}", serde_json::to_string(&a.json())?)?,
-        (Ok(a), false) => write!(out, "{}", a.text(&tb.rules()))?,
-        (Err(e), true) => {
-            let line = JsonError {
-                position: text,
-                error: e,
-            };
-            writeln!(out, "{}", serde_json::to_string(&line)?)?
-        }
+        (_, true) => writeln!(out, "{}", json_line(&result, text)?)?,
+        (Ok(report), false) => write!(out, "{}", plain(report, &tb.rules()))?,
         (Err(e), false) => {
             out.flush()?;
             eprintln!("moulin: {text}: {e}");
