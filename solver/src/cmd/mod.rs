@@ -5,6 +5,7 @@ pub mod perft;
 pub mod probe;
 pub mod prove;
 pub mod sectors;
+pub mod serve;
 pub mod solve;
 pub mod stats;
 pub mod tamper;

@@ -60,20 +60,24 @@ fn plain(report: &Report, rules: &Rules) -> String {
 }
 
 /// The report on a position, or the message `moulin probe` prints when there
-/// is none (with a hint naming the command that writes a missing table).
+/// is none.
 pub fn answer(tb: &Tablebase, position: Position) -> Result<Report, String> {
-    Report::new(tb, position).map_err(|e| {
-        let hint = match e {
-            ProbeError::MissingSector(s) if !s.is_moving() => {
-                " (`moulin solve --all` writes it; `moulin prove` values positions \
-                 with stones in hand from the moving-phase tables alone)"
-                    .to_string()
-            }
-            ProbeError::MissingSector(_) => " (`moulin solve --moving` writes it)".into(),
-            _ => String::new(),
-        };
-        format!("{:#}{hint}", anyhow::Error::from(e))
-    })
+    Report::new(tb, position).map_err(message)
+}
+
+/// The message `moulin probe` prints for an error, with a hint naming the
+/// command that writes a missing table.
+pub fn message(e: ProbeError) -> String {
+    let hint = match e {
+        ProbeError::MissingSector(s) if !s.is_moving() => {
+            " (`moulin solve --all` writes it; `moulin prove` values positions \
+             with stones in hand from the moving-phase tables alone)"
+                .to_string()
+        }
+        ProbeError::MissingSector(_) => " (`moulin solve --moving` writes it)".into(),
+        _ => String::new(),
+    };
+    format!("{:#}{hint}", anyhow::Error::from(e))
 }
 
 /// The line `moulin probe --json` prints for a position given as `text`
