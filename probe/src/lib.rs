@@ -19,7 +19,9 @@ pub use error::{FileError, ProbeError};
 pub use position::{Node, Position, PositionError, Side};
 pub use rules::{Move, MoveError, Rules};
 pub use sector::Sector;
-pub use table::{write_table, Table, TableSummary};
+#[cfg(not(target_arch = "wasm32"))]
+pub use table::write_table;
+pub use table::{ReadHint, Storage, Table, TableSource, TableSummary};
 pub use tablebase::Tablebase;
 pub use value::Outcome;
 

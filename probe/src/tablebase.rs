@@ -6,13 +6,11 @@ use crate::index::Indexer;
 use crate::position::{Node, Position};
 use crate::rules::{Move, Rules};
 use crate::sector::Sector;
-use crate::table::{Block, Table, TableSummary, EXTENSION};
+use crate::table::format::HEADER_LEN;
+use crate::table::{Block, ReadHint, Storage, Table, TableSource, TableSummary};
 use crate::value::Outcome;
-use memmap2::Mmap;
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
@@ -20,22 +18,28 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 const SHARDS: usize = 16;
 
-/// The tables of one directory, all solved under the same rules.
+/// The tables of one directory (or another `TableSource`), all solved under
+/// the same rules.
 ///
-/// Opening reads the directory and each file's 128-byte header, nothing
-/// more; a table is mapped into memory the first time a probe needs it.
-/// Every query takes `&self`, and the type is `Send + Sync`: share one
-/// `Tablebase` between threads. Decoded blocks are kept in a cache of
-/// bounded size (`with_cache_bytes`).
+/// Opening a directory reads its listing and each file's 128-byte header,
+/// nothing more; a table's block index is read the first time a probe needs
+/// the table, then one block per cache miss. Every query takes `&self`, and
+/// the type is `Send + Sync`: share one `Tablebase` between threads. Decoded
+/// blocks are kept in a cache of bounded size (`with_cache_bytes`).
 ///
 /// # Files
-/// Tables are memory-mapped: the files must not be modified or truncated
-/// while the tablebase is alive (replacing one by renaming another file onto
-/// its name, as moulin's writer does, is fine: the mapping keeps the old
-/// file).
+/// By default tables are read with positional reads (`pread`): a file
+/// changed or truncated while the tablebase is open gives errors (checksums,
+/// short reads) or the old values, never undefined behaviour.
+/// `open_mapped` maps the files instead (no system call per block), under
+/// the promise that they do not change.
 pub struct Tablebase {
-    dir: PathBuf,
-    rules: Rules,
+    source: Box<dyn TableSource>,
+    name: PathBuf,
+    /// Whether `entries` holds exactly the tables present (a listed source)
+    /// or every sector of the game, looked for on first use.
+    listed: bool,
+    rules: OnceLock<Rules>,
     tables: BTreeMap<Sector, Entry>,
     cache: BlockCache,
 }
@@ -43,84 +47,129 @@ pub struct Tablebase {
 impl std::fmt::Debug for Tablebase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tablebase")
-            .field("dir", &self.dir)
-            .field("rules", &self.rules)
-            .field("sectors", &self.tables.keys().collect::<Vec<_>>())
+            .field("source", &self.name)
+            .field("rules", &self.rules())
+            .field(
+                "sectors",
+                &self.sectors().map(|(s, _)| s).collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
 }
 
 struct Entry {
     id: u32,
+    sector: Sector,
     path: PathBuf,
-    summary: TableSummary,
-    table: OnceLock<Table<Mmap>>,
+    /// The header read when the source was listed.
+    summary: Option<TableSummary>,
+    /// The open table; `None` once a lazy source said it has none.
+    table: OnceLock<Option<Table<Box<dyn Storage>>>>,
+}
+
+impl Entry {
+    fn summary(&self) -> Option<&TableSummary> {
+        self.summary
+            .as_ref()
+            .or_else(|| self.table.get()?.as_ref().map(|t| t.summary()))
+    }
 }
 
 impl Tablebase {
-    /// Lists the `*.mtb` tables of a directory and reads their headers. All
-    /// must share one rule set, which becomes the tablebase's rules (the
-    /// default rules if there is no table). A directory without tables opens;
-    /// its probes answer `MissingSector` (except finished games).
+    /// Lists the `*.mtb` tables of a directory and reads their headers; the
+    /// tables are read with positional reads. All must share one rule set,
+    /// which becomes the tablebase's rules (the default rules if there is
+    /// no table). A directory without tables opens; its probes answer
+    /// `MissingSector` (except finished games).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
-        let dir = dir.as_ref().to_path_buf();
-        let listing_error = |source| ProbeError::Directory {
-            path: dir.clone(),
-            source,
-        };
-        let mut paths = Vec::new();
-        for item in std::fs::read_dir(&dir).map_err(listing_error)? {
-            let path = item.map_err(listing_error)?.path();
-            if path.extension().is_some_and(|e| e == EXTENSION) && path.is_file() {
-                paths.push(path);
-            }
-        }
-        paths.sort();
+        Tablebase::from_source(crate::table::Directory::new(dir.as_ref()))
+    }
+
+    /// Like `open`, but memory-maps each table on first use instead of
+    /// reading it with system calls (somewhat faster cold probes).
+    ///
+    /// # Safety
+    /// No table file of the directory may be modified or truncated in place
+    /// while the tablebase is alive: a file changed underneath a mapping
+    /// breaks memory safety (a truncated one crashes the process with
+    /// SIGBUS). moulin's writer renames new files over old ones, which is
+    /// fine; `cp` over a table or `rsync --inplace` are not.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub unsafe fn open_mapped(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
+        // SAFETY: the caller's promise, passed on.
+        Tablebase::from_source(unsafe { crate::table::Directory::mapped(dir.as_ref()) })
+    }
+
+    /// A tablebase over any source of tables. A source that lists its tables
+    /// has their headers read now (and the rules checked); one that cannot
+    /// list (a web host) has each table looked for on first use, and takes
+    /// its rules from the first table found.
+    pub fn from_source(source: impl TableSource + 'static) -> Result<Tablebase, ProbeError> {
+        let name = PathBuf::from(source.describe());
+        let listing = source.sectors()?;
+        let listed = listing.is_some();
+        let rules = OnceLock::new();
         let mut tables = BTreeMap::new();
-        let mut rules = None;
-        for (id, path) in paths.into_iter().enumerate() {
-            let summary = read_summary(&path).map_err(|source| ProbeError::File {
-                path: path.clone(),
-                source,
-            })?;
-            match rules {
-                None => rules = Some(summary.rules),
-                Some(r) if r != summary.rules => {
-                    return Err(ProbeError::MixedRules {
-                        path,
-                        rules: summary.rules,
-                        others: r,
-                    })
+        let sectors = listing.clone().unwrap_or_else(|| Sector::all(true));
+        for (id, sector) in sectors.into_iter().enumerate() {
+            let path = PathBuf::from(source.location(sector));
+            let summary = if listed {
+                let summary = read_summary(&source, sector).map_err(|source| ProbeError::File {
+                    path: path.clone(),
+                    source,
+                })?;
+                match rules.get() {
+                    None => {
+                        let _ = rules.set(summary.rules);
+                    }
+                    Some(&r) if r != summary.rules => {
+                        return Err(ProbeError::MixedRules {
+                            path,
+                            rules: summary.rules,
+                            others: r,
+                        })
+                    }
+                    Some(_) => {}
                 }
-                Some(_) => {}
-            }
+                Some(summary)
+            } else {
+                None
+            };
             let entry = Entry {
                 id: id as u32,
+                sector,
                 path,
                 summary,
                 table: OnceLock::new(),
             };
-            tables.insert(summary.sector, entry);
+            tables.insert(sector, entry);
         }
         Ok(Tablebase {
-            dir,
-            rules: rules.unwrap_or_default(),
+            source: Box::new(source),
+            name,
+            listed,
+            rules,
             tables,
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
         })
     }
 
     /// Asks for these rule options: an error if the tables were solved under
-    /// others. Sets the rules of an empty directory.
-    pub fn with_rules(mut self, rules: Rules) -> Result<Tablebase, ProbeError> {
-        if !self.tables.is_empty() && rules != self.rules {
-            return Err(ProbeError::RulesMismatch {
-                tables: self.rules,
+    /// others. Sets the rules of a directory without tables (and those a
+    /// source that cannot list expects of its tables).
+    pub fn with_rules(self, rules: Rules) -> Result<Tablebase, ProbeError> {
+        match self.rules.get() {
+            Some(&tables) if tables != rules => Err(ProbeError::RulesMismatch {
+                tables,
                 asked: rules,
-            });
+            }),
+            Some(_) => Ok(self),
+            None => {
+                let _ = self.rules.set(rules);
+                Ok(self)
+            }
         }
-        self.rules = rules;
-        Ok(self)
     }
 
     /// Sets the memory budget for decoded blocks (0: no cache).
@@ -129,24 +178,32 @@ impl Tablebase {
         self
     }
 
-    /// The rule options of the tables.
+    /// The rule options of the tables (the default rules while a source that
+    /// cannot list has opened no table yet).
     pub fn rules(&self) -> Rules {
-        self.rules
+        self.rules.get().copied().unwrap_or_default()
     }
 
-    /// The directory of the tables.
+    /// The directory of the tables (or the description of another source).
     pub fn dir(&self) -> &Path {
-        &self.dir
+        &self.name
     }
 
-    /// The sectors present with their headers, in sector order.
+    /// The sectors present with their headers, in sector order (for a
+    /// source that cannot list: those opened so far).
     pub fn sectors(&self) -> impl Iterator<Item = (Sector, &TableSummary)> + '_ {
-        self.tables.iter().map(|(s, e)| (*s, &e.summary))
+        self.tables
+            .iter()
+            .filter_map(|(s, e)| Some((*s, e.summary()?)))
     }
 
     /// The header of a sector's table.
     pub fn summary(&self, sector: Sector) -> Result<&TableSummary, ProbeError> {
-        Ok(&self.entry(sector)?.summary)
+        let entry = self.entry(sector)?;
+        match &entry.summary {
+            Some(summary) => Ok(summary),
+            None => Ok(self.table(entry)?.summary()),
+        }
     }
 
     /// The file of a sector's table.
@@ -166,11 +223,26 @@ impl Tablebase {
         self.probe_valid(node)
     }
 
+    /// The rules, learnt from the table of `sector` if no table told them
+    /// yet (a source that cannot list).
+    fn rules_for(&self, sector: Sector) -> Result<Rules, ProbeError> {
+        if let Some(&rules) = self.rules.get() {
+            return Ok(rules);
+        }
+        if let Some(entry) = self.tables.get(&sector) {
+            match self.table(entry) {
+                Ok(_) | Err(ProbeError::MissingSector(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.rules())
+    }
+
     fn probe_valid(&self, node: &Node) -> Result<Outcome, ProbeError> {
-        if self.rules.is_lost(node) {
+        let sector = Sector::of(node);
+        if self.rules_for(sector)?.is_lost(node) {
             return Ok(Outcome::Loss(0));
         }
-        let sector = Sector::of(node);
         let slot = Indexer::get().index(node);
         let code = self.code(sector, slot)?;
         Outcome::from_code(code).ok_or_else(|| ProbeError::File {
@@ -187,9 +259,10 @@ impl Tablebase {
     /// `Rules::legal_moves`. Empty when the game is over.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Outcome)>, ProbeError> {
         pos.validate()?;
+        let node = pos.node();
         let mut next = Vec::new();
-        self.rules
-            .for_each_move(&pos.node(), |m, node| next.push((m, node)));
+        self.rules_for(Sector::of(&node))?
+            .for_each_move(&node, |m, node| next.push((m, node)));
         next.into_iter()
             .map(|(m, node)| Ok((m, self.probe_valid(&node)?.before_move())))
             .collect()
@@ -250,37 +323,61 @@ impl Tablebase {
             .ok_or(ProbeError::MissingSector(sector))
     }
 
-    fn table<'a>(&self, entry: &'a Entry) -> Result<&'a Table<Mmap>, ProbeError> {
+    fn table<'a>(&self, entry: &'a Entry) -> Result<&'a Table<Box<dyn Storage>>, ProbeError> {
         if let Some(table) = entry.table.get() {
-            return Ok(table);
+            return table
+                .as_ref()
+                .ok_or(ProbeError::MissingSector(entry.sector));
         }
         let fail = |source| ProbeError::File {
             path: entry.path.clone(),
             source,
         };
-        // SAFETY: the contract of `Tablebase` (see "Files" above): the files
-        // do not change while the tablebase is alive.
-        let table = unsafe { Table::map(&entry.path) }.map_err(fail)?;
-        if *table.summary() != entry.summary {
+        let Some(storage) = self.source.open(entry.sector).map_err(fail)? else {
+            if self.listed {
+                // Listed a moment ago: the file was removed since.
+                return Err(fail(FileError::Io(std::io::ErrorKind::NotFound.into())));
+            }
+            let _ = entry.table.set(None);
+            return Err(ProbeError::MissingSector(entry.sector));
+        };
+        let table = Table::new(storage).map_err(fail)?;
+        if table.sector() != entry.sector {
+            return Err(fail(FileError::WrongSector {
+                file_name: entry.sector.name(),
+                header: table.sector(),
+            }));
+        }
+        if entry.summary.is_some_and(|s| s != *table.summary()) {
             return Err(fail(FileError::Corrupt(
                 "the file changed since the tablebase was opened".into(),
             )));
         }
-        Ok(entry.table.get_or_init(|| table))
+        let rules = table.summary().rules;
+        let known = *self.rules.get_or_init(|| rules);
+        if known != rules {
+            return Err(ProbeError::MixedRules {
+                path: entry.path.clone(),
+                rules,
+                others: known,
+            });
+        }
+        Ok(entry
+            .table
+            .get_or_init(|| Some(table))
+            .as_ref()
+            .expect("just opened"))
     }
 }
 
-/// Reads and checks a table's header and length, and its name.
-fn read_summary(path: &Path) -> Result<TableSummary, FileError> {
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    if stem.parse::<Sector>().is_err() {
-        return Err(FileError::BadFileName(format!("{stem}.{EXTENSION}")));
-    }
-    let file = File::open(path)?;
-    let len = file.metadata()?.len();
-    let mut header = Vec::with_capacity(crate::table::format::HEADER_LEN);
-    file.take(crate::table::format::HEADER_LEN as u64)
-        .read_to_end(&mut header)?;
+/// Reads and checks a table's header and length (not its block index).
+fn read_summary(source: &dyn TableSource, sector: Sector) -> Result<TableSummary, FileError> {
+    let storage = source
+        .open(sector)?
+        .ok_or_else(|| FileError::Io(std::io::ErrorKind::NotFound.into()))?;
+    let len = storage.len();
+    let mut header = vec![0u8; (HEADER_LEN as u64).min(len) as usize];
+    storage.read_at(0, &mut header, ReadHint::Header)?;
     let summary = TableSummary::parse(&header)?;
     if summary.bytes != len {
         return Err(FileError::Length {
@@ -288,7 +385,12 @@ fn read_summary(path: &Path) -> Result<TableSummary, FileError> {
             got: len,
         });
     }
-    crate::table::read::check_file_name(path, summary.sector)?;
+    if summary.sector != sector {
+        return Err(FileError::WrongSector {
+            file_name: sector.name(),
+            header: summary.sector,
+        });
+    }
     Ok(summary)
 }
 

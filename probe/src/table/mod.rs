@@ -44,10 +44,16 @@
 
 pub mod format;
 pub mod read;
+pub mod storage;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod write;
 
 pub use format::{Counts, Encoding, TableSummary, VERSION};
 pub use read::{Block, Table};
+#[cfg(not(target_arch = "wasm32"))]
+pub use storage::{Directory, Mapped, PositionalFile};
+pub use storage::{ReadHint, Storage, TableSource};
+#[cfg(not(target_arch = "wasm32"))]
 pub use write::{encode_table, table_path, write_table, write_table_with, WriteOptions};
 
 /// The extension of table files.

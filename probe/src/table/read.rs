@@ -4,25 +4,26 @@
 use super::format::{
     corrupt, u32_at, u64_at, Encoding, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN,
 };
+use super::storage::{ReadHint, Storage};
 use crate::error::FileError;
 use crate::sector::Sector;
 use crate::value::HOLE;
-use memmap2::Mmap;
-use std::cell::RefCell;
-use std::fs::File;
 use std::path::Path;
 
-/// A table file's bytes with its checked header.
+/// A table file with its checked header and block index.
 ///
-/// `D` is anything that holds the bytes: a `Vec<u8>` or a static slice in
-/// tests, a memory map (`Table::<Mmap>::map`) in the tablebase. Every method
+/// `S` is where the bytes come from (`Storage`): a `Vec<u8>` or a slice in
+/// tests, a file read with positional reads (`Table::open`), a memory map
+/// (`Table::map`, unsafe), HTTP range requests in the browser. Every method
 /// returns an error rather than panic, whatever the bytes.
-pub struct Table<D> {
-    data: D,
+pub struct Table<S> {
+    data: S,
     summary: TableSummary,
+    /// The block index, read once.
+    index: Box<[u8]>,
 }
 
-impl<D> std::fmt::Debug for Table<D> {
+impl<S> std::fmt::Debug for Table<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Table")
             .field("summary", &self.summary)
@@ -88,13 +89,16 @@ fn widen(byte: u8) -> u16 {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 thread_local! {
     /// A decompression context per thread: creating one per block would cost
     /// more than decoding a small block.
-    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { RefCell::new(None) };
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
+/// Decompresses one frame into at most `capacity` bytes (native: libzstd).
+#[cfg(not(target_arch = "wasm32"))]
 fn decompress(src: &[u8], capacity: usize) -> Result<Vec<u8>, FileError> {
     let mut out = Vec::with_capacity(capacity);
     DECOMPRESSOR.with(|cell| {
@@ -109,35 +113,57 @@ fn decompress(src: &[u8], capacity: usize) -> Result<Vec<u8>, FileError> {
     Ok(out)
 }
 
-impl Table<Mmap> {
-    /// Maps a table file into memory and checks its header (O(1)); if the
-    /// file's name is a sector's name (`8v7.mtb`), the header must hold that
-    /// sector.
+/// Decompresses one frame into at most `capacity` bytes (the browser build:
+/// ruzstd, pure Rust, since libzstd does not build for wasm32 here).
+#[cfg(target_arch = "wasm32")]
+fn decompress(src: &[u8], capacity: usize) -> Result<Vec<u8>, FileError> {
+    pure::decompress(src, capacity)
+}
+
+#[cfg(any(target_arch = "wasm32", test))]
+mod pure {
+    use super::{corrupt, FileError};
+    use std::io::Read;
+
+    /// Decompresses one frame with ruzstd; one byte more than `capacity`
+    /// is read so that an oversized frame is seen (and refused by the caller).
+    pub fn decompress(src: &[u8], capacity: usize) -> Result<Vec<u8>, FileError> {
+        let fail = |e: &dyn std::fmt::Display| corrupt(format!("block does not decompress: {e}"));
+        let mut input = src;
+        let decoder = ruzstd::decoding::StreamingDecoder::new(&mut input).map_err(|e| fail(&e))?;
+        let mut out = Vec::with_capacity(capacity);
+        decoder
+            .take(capacity as u64 + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| fail(&e))?;
+        Ok(out)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Table<super::storage::PositionalFile> {
+    /// Opens a table file for positional reads and checks its header (see
+    /// `Table::new`); if the file's name is a sector's name (`8v7.mtb`), the
+    /// header must hold that sector. A file changed while open gives errors
+    /// or old values, never undefined behaviour.
+    pub fn open(path: &Path) -> Result<Table<super::storage::PositionalFile>, FileError> {
+        let table = Table::new(super::storage::PositionalFile::open(path)?)?;
+        check_file_name(path, table.summary.sector)?;
+        Ok(table)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Table<super::storage::Mapped> {
+    /// Maps a table file into memory and checks its header, like
+    /// `Table::open`.
     ///
     /// # Safety
-    /// The file must not be modified or truncated while the table (or any
-    /// block read from it) is alive: the bytes are read straight from the
-    /// mapping, and a file changed underneath breaks the memory safety that
-    /// the rest of the program relies on (a truncated file may even crash the
-    /// process with SIGBUS). moulin never writes a table in place: its writer
-    /// writes a temporary file and renames it, which leaves open mappings on
-    /// the old file intact.
-    pub unsafe fn map(path: &Path) -> Result<Table<Mmap>, FileError> {
-        let file = File::open(path)?;
-        let len = file.metadata()?.len();
-        if len < HEADER_LEN as u64 {
-            // Mapping an empty file fails on some systems; report it as what it is.
-            let mut start = Vec::new();
-            std::io::Read::read_to_end(&mut &file, &mut start)?;
-            Table::new(start)?;
-            return Err(FileError::Length {
-                expected: HEADER_LEN as u64,
-                got: len,
-            });
-        }
-        // SAFETY: the caller promises the file does not change while mapped.
-        let map = unsafe { Mmap::map(&file)? };
-        let table = Table::new(map)?;
+    /// The file must not be modified or truncated while the table is alive:
+    /// see `Mapped::open`.
+    pub unsafe fn map(path: &Path) -> Result<Table<super::storage::Mapped>, FileError> {
+        // SAFETY: the caller's promise.
+        let table = Table::new(unsafe { super::storage::Mapped::open(path)? })?;
         check_file_name(path, table.summary.sector)?;
         Ok(table)
     }
@@ -157,25 +183,41 @@ pub fn check_file_name(path: &Path, sector: Sector) -> Result<(), FileError> {
     Ok(())
 }
 
-impl<D: AsRef<[u8]>> Table<D> {
-    /// Checks the header and the length of a table in O(1) time: magic,
-    /// version, header checksum, consistency of the header's fields, file
-    /// length and trailer magic. The values and the file checksum are checked
-    /// when read (`get`, `decode_all`, `check_checksum`).
-    pub fn new(data: D) -> Result<Table<D>, FileError> {
-        let bytes = data.as_ref();
-        let summary = TableSummary::parse(bytes)?;
-        if bytes.len() as u64 != summary.bytes {
+/// Bytes read at once when scanning a whole file.
+const SCAN_CHUNK: usize = 1 << 20;
+
+impl<S: Storage> Table<S> {
+    /// Checks the header and the length of a table: magic, version, header
+    /// checksum, consistency of the header's fields, file length and trailer
+    /// magic, and reads the block index (12 bytes a block, which the file
+    /// must hold). Reads the header and the index once; the values and the
+    /// file checksum are checked when read (`get`, `decode_all`,
+    /// `check_checksum`).
+    pub fn new(data: S) -> Result<Table<S>, FileError> {
+        let len = data.len();
+        let mut header = vec![0u8; (HEADER_LEN as u64).min(len) as usize];
+        data.read_at(0, &mut header, ReadHint::Header)?;
+        let summary = TableSummary::parse(&header)?;
+        if len != summary.bytes {
             return Err(FileError::Length {
                 expected: summary.bytes,
-                got: bytes.len() as u64,
+                got: len,
             });
         }
-        let end = summary.data_end() as usize;
-        if bytes[end..end + 4] != END_MAGIC {
+        let mut end_magic = [0u8; 4];
+        data.read_at(summary.data_end(), &mut end_magic, ReadHint::Header)?;
+        if end_magic != END_MAGIC {
             return Err(corrupt("no end marker before the checksum".into()));
         }
-        Ok(Table { data, summary })
+        // `parse` checked that the file holds the index: its size is bounded
+        // by the file's.
+        let mut index = vec![0u8; summary.blocks as usize * INDEX_ENTRY_LEN];
+        data.read_at(HEADER_LEN as u64, &mut index, ReadHint::BlockIndex)?;
+        Ok(Table {
+            data,
+            summary,
+            index: index.into_boxed_slice(),
+        })
     }
 
     /// What the header says.
@@ -193,6 +235,11 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.summary.slots
     }
 
+    /// The storage the table reads from.
+    pub fn storage(&self) -> &S {
+        &self.data
+    }
+
     /// The block holding a slot and the slot's place in it.
     pub fn locate(&self, slot: u64) -> Result<(u32, usize), FileError> {
         if slot >= self.summary.slots {
@@ -205,21 +252,20 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(((slot / per) as u32, (slot % per) as usize))
     }
 
-    /// The compressed bytes of a block, after checking its index entry and
-    /// its CRC32.
-    fn compressed(&self, block: u32) -> Result<&[u8], FileError> {
+    /// The byte range of a block's compressed bytes and their stored CRC,
+    /// after checking the range against the data section.
+    pub fn block_range(&self, block: u32) -> Result<(u64, u64, u32), FileError> {
         let s = &self.summary;
         if block >= s.blocks {
             return Err(corrupt(format!("block {block} of {}", s.blocks)));
         }
-        let bytes = self.data.as_ref();
-        let entry = HEADER_LEN + block as usize * INDEX_ENTRY_LEN;
+        let entry = block as usize * INDEX_ENTRY_LEN;
         let start = if block == 0 {
             s.data_start()
         } else {
-            u64_at(bytes, entry - INDEX_ENTRY_LEN)
+            u64_at(&self.index, entry - INDEX_ENTRY_LEN)
         };
-        let end = u64_at(bytes, entry);
+        let end = u64_at(&self.index, entry);
         if start > end || start < s.data_start() || end > s.data_end() {
             return Err(corrupt(format!(
                 "block {block} spans bytes {start}..{end}, outside {}..{}",
@@ -227,9 +273,16 @@ impl<D: AsRef<[u8]>> Table<D> {
                 s.data_end()
             )));
         }
-        let stored = u32_at(bytes, entry + 8);
-        let frame = &bytes[start as usize..end as usize];
-        let computed = block_crc(block, frame);
+        Ok((start, end, u32_at(&self.index, entry + 8)))
+    }
+
+    /// The compressed bytes of a block, after checking its index entry and
+    /// its CRC32.
+    fn compressed(&self, block: u32) -> Result<Vec<u8>, FileError> {
+        let (start, end, stored) = self.block_range(block)?;
+        let mut frame = vec![0u8; (end - start) as usize];
+        self.data.read_at(start, &mut frame, ReadHint::Block)?;
+        let computed = block_crc(block, &frame);
         if stored != computed {
             return Err(FileError::ChecksumMismatch {
                 part: format!("block {block}"),
@@ -243,30 +296,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// Decompresses and checks one block.
     pub fn decode_block(&self, block: u32) -> Result<Block, FileError> {
         let frame = self.compressed(block)?;
-        let s = &self.summary;
-        let width = s.encoding.width() as usize;
-        let len = s.slots_in_block(block) as usize * width;
-        let raw = decompress(frame, len)?;
-        if raw.len() != len {
-            return Err(corrupt(format!(
-                "block {block} decompresses to {} bytes, expected {len}",
-                raw.len()
-            )));
-        }
-        let bytes = match s.encoding {
-            Encoding::U16Planes => {
-                let (low, high) = raw.split_at(len / 2);
-                low.iter()
-                    .zip(high)
-                    .flat_map(|(&l, &h)| [l, h])
-                    .collect::<Box<[u8]>>()
-            }
-            _ => raw.into_boxed_slice(),
-        };
-        Ok(Block {
-            encoding: s.encoding,
-            bytes,
-        })
+        decode_frame(&self.summary, block, &frame)
     }
 
     /// The code of a slot (`HOLE` for a hole), decoding its block.
@@ -279,12 +309,12 @@ impl<D: AsRef<[u8]>> Table<D> {
     }
 
     /// Every code of the table, after checking the file checksum. Holds the
-    /// result and one decoded block in memory.
+    /// result and one decoded block in memory; memory grows with the blocks
+    /// actually decoded (each checked), never with what a header claims.
     pub fn decode_all(&self) -> Result<Vec<u16>, FileError> {
         self.check_checksum()?;
-        let slots = usize::try_from(self.summary.slots)
-            .map_err(|_| corrupt("more slots than memory".into()))?;
-        let mut out = Vec::with_capacity(slots);
+        let first = self.summary.slots_in_block(0) as usize;
+        let mut out = Vec::with_capacity(first);
         for block in 0..self.summary.blocks {
             self.decode_block(block)?.extend(&mut out);
         }
@@ -292,12 +322,22 @@ impl<D: AsRef<[u8]>> Table<D> {
     }
 
     /// Checks the CRC32 of the whole file against its trailer (reads every
-    /// byte).
+    /// byte, a chunk at a time).
     pub fn check_checksum(&self) -> Result<(), FileError> {
-        let bytes = self.data.as_ref();
-        let at = bytes.len() - 4;
-        let stored = u32_at(bytes, at);
-        let computed = crc32fast::hash(&bytes[..at]);
+        let at = self.summary.bytes - 4;
+        let mut hasher = crc32fast::Hasher::new();
+        let mut chunk = vec![0u8; SCAN_CHUNK.min(at as usize)];
+        let mut offset = 0;
+        while offset < at {
+            let n = (at - offset).min(chunk.len() as u64) as usize;
+            self.data.read_at(offset, &mut chunk[..n], ReadHint::Scan)?;
+            hasher.update(&chunk[..n]);
+            offset += n as u64;
+        }
+        let mut trailer = [0u8; 4];
+        self.data.read_at(at, &mut trailer, ReadHint::Header)?;
+        let stored = u32::from_le_bytes(trailer);
+        let computed = hasher.finalize();
         if stored != computed {
             return Err(FileError::ChecksumMismatch {
                 part: "the file".into(),
@@ -307,11 +347,40 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
         Ok(())
     }
+}
 
-    /// The bytes of the file.
+impl<S: Storage + AsRef<[u8]>> Table<S> {
+    /// The bytes of a table held in memory.
     pub fn bytes(&self) -> &[u8] {
         self.data.as_ref()
     }
+}
+
+/// Decompresses one block's frame and checks its length.
+fn decode_frame(s: &TableSummary, block: u32, frame: &[u8]) -> Result<Block, FileError> {
+    let width = s.encoding.width() as usize;
+    let len = s.slots_in_block(block) as usize * width;
+    let raw = decompress(frame, len)?;
+    if raw.len() != len {
+        return Err(corrupt(format!(
+            "block {block} decompresses to {} bytes, expected {len}",
+            raw.len()
+        )));
+    }
+    let bytes = match s.encoding {
+        Encoding::U16Planes => {
+            let (low, high) = raw.split_at(len / 2);
+            low.iter()
+                .zip(high)
+                .flat_map(|(&l, &h)| [l, h])
+                .collect::<Box<[u8]>>()
+        }
+        _ => raw.into_boxed_slice(),
+    };
+    Ok(Block {
+        encoding: s.encoding,
+        bytes,
+    })
 }
 
 /// CRC32 of a block's compressed bytes, seeded with the block number so that
@@ -325,6 +394,27 @@ pub fn block_crc(block: u32, frame: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pure_rust_decoder_agrees_with_libzstd() {
+        let mut values: Vec<u8> = (0..70_000u32).map(|i| (i * i % 251 / 7) as u8).collect();
+        values[5_000..30_000].fill(0);
+        for level in [1, 6, 19] {
+            let mut c = zstd::bulk::Compressor::new(level).unwrap();
+            c.set_parameter(zstd::stream::raw::CParameter::ContentSizeFlag(false))
+                .unwrap();
+            let frame = c.compress(&values).unwrap();
+            assert_eq!(pure::decompress(&frame, values.len()).unwrap(), values);
+            assert_eq!(decompress(&frame, values.len()).unwrap(), values);
+            // An oversized frame shows as one byte too many, not a silent cut.
+            assert_eq!(
+                pure::decompress(&frame, 1000).unwrap().len(),
+                1001,
+                "level {level}"
+            );
+            assert!(pure::decompress(&frame[..frame.len() / 2], values.len()).is_err());
+        }
+    }
 
     #[test]
     fn garbage_is_refused_without_panic() {

@@ -3,9 +3,9 @@
 //! [`RangeReader`] (a synchronous `XMLHttpRequest` in the browser's worker,
 //! plain files in the tests).
 
-use moulin_probe::table::storage::{ReadHint, Storage, TableSource};
 use moulin_probe::table::format::HEADER_LEN;
-use moulin_probe::Sector;
+use moulin_probe::table::{ReadHint, Storage, TableSource};
+use moulin_probe::{FileError, ProbeError, Sector};
 use std::io;
 use std::sync::Arc;
 
@@ -44,11 +44,11 @@ impl<R: RangeReader> HttpSource<R> {
 }
 
 impl<R: RangeReader + 'static> TableSource for HttpSource<R> {
-    fn sectors(&self) -> io::Result<Option<Vec<Sector>>> {
+    fn sectors(&self) -> Result<Option<Vec<Sector>>, ProbeError> {
         Ok(None)
     }
 
-    fn open(&self, sector: Sector) -> io::Result<Option<Box<dyn Storage>>> {
+    fn open(&self, sector: Sector) -> Result<Option<Box<dyn Storage>>, FileError> {
         let url = self.location(sector);
         // The header comes with the first request, which also tells the length.
         let mut header = vec![0; HEADER_LEN];
@@ -66,6 +66,10 @@ impl<R: RangeReader + 'static> TableSource for HttpSource<R> {
 
     fn location(&self, sector: Sector) -> String {
         format!("{}{}.mtb", self.base, sector.name())
+    }
+
+    fn describe(&self) -> String {
+        self.base.clone()
     }
 }
 
