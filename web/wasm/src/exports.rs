@@ -137,6 +137,9 @@ pub unsafe extern "C" fn moulin_open(base: *const u8, len: usize, cache_bytes: u
         Err(e) => error_json(&e),
         Ok(base) => match Tablebase::from_source(HttpSource::new(base, Xhr)) {
             Ok(tb) => {
+                // The index's tables (a few hundred milliseconds here) are
+                // built now, while the page loads, not on the first probe.
+                moulin_probe::index::Indexer::get();
                 state.tablebase = Some(tb.with_cache_bytes(cache_bytes));
                 r#"{"ok":true}"#.to_string()
             }
