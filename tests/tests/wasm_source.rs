@@ -76,7 +76,10 @@ fn remote(dir: &Path) -> (Tablebase, Files) {
 fn positions() -> Vec<String> {
     let ix = Indexer::get();
     let mut out = Vec::new();
-    for sector in Sector::all(false).into_iter().filter(|s| s.stm_board.max(s.opp_board) <= 4) {
+    for sector in Sector::all(false)
+        .into_iter()
+        .filter(|s| s.stm_board.max(s.opp_board) <= 4)
+    {
         let slots = ix.slots(sector);
         for k in 0..12u64 {
             if let Some(node) = ix.unindex(sector, k * slots / 12) {
@@ -133,7 +136,10 @@ fn answers_equal_the_command_line() {
             let error: serde_json::Value = serde_json::from_str(line).unwrap();
             let ours: serde_json::Value = serde_json::from_str(&got).unwrap();
             let theirs = error["error"].as_str().unwrap();
-            assert!(theirs.starts_with(ours["error"].as_str().unwrap()), "{got} vs {line}");
+            assert!(
+                theirs.starts_with(ours["error"].as_str().unwrap()),
+                "{got} vs {line}"
+            );
         } else {
             assert_eq!(&got, line, "{position}");
         }
@@ -169,7 +175,10 @@ fn missing_and_damaged_tables_are_errors() {
     assert!(json.contains("no table for sector 3v3"), "{json}");
     // A finished game needs no table.
     let json = probe_json(&tb, "W:a1,d1 B:a7,d2,g4 w");
-    assert!(json.contains("\"outcome\":\"loss\",\"distance\":0"), "{json}");
+    assert!(
+        json.contains("\"outcome\":\"loss\",\"distance\":0"),
+        "{json}"
+    );
 
     let damaged = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(solved().join("3v3.mtb")).unwrap();
@@ -199,7 +208,10 @@ fn missing_and_damaged_tables_are_errors() {
 
 #[test]
 fn moves_carry_the_positions_they_lead_to() {
-    let json = moves_json(Rules::default(), "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w");
+    let json = moves_json(
+        Rules::default(),
+        "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w",
+    );
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     let moves = value["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 13);

@@ -240,6 +240,7 @@ async function showRules() {
   } else {
     const f = await engine.fetched();
     source.dataset.bytes = f.bytes;
+    source.dataset.workerMs = engine.lastWorkerMs.toFixed(2);
     source.dataset.requests = f.requests;
     source.textContent =
       `Probes run in this browser (WebAssembly): ${(f.bytes / 1024).toFixed(1)} kB of tables fetched in ` +

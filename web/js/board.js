@@ -65,10 +65,10 @@ export function step(point, key) {
 export class Board {
   constructor(svg, onPoint) {
     this.svg = svg;
-    svg.setAttribute("viewBox", `${-0.75 * UNIT} ${-0.75 * UNIT} ${7.5 * UNIT} ${7.5 * UNIT}`);
+    svg.setAttribute("viewBox", `${-0.8 * UNIT} ${-0.6 * UNIT} ${7.45 * UNIT} ${7.45 * UNIT}`);
     element("rect", {
-      class: "board-face", x: -0.45 * UNIT, y: -0.45 * UNIT,
-      width: 6.9 * UNIT, height: 6.9 * UNIT, rx: 18,
+      class: "board-face", x: -0.52 * UNIT, y: -0.52 * UNIT,
+      width: 7.04 * UNIT, height: 7.04 * UNIT, rx: 22,
     }, svg);
     const lines = element("g", { class: "lines" }, svg);
     for (const [a, b] of LINES) {
@@ -78,9 +78,9 @@ export class Board {
     }
     const labels = element("g", { class: "labels", "aria-hidden": "true" }, svg);
     for (let i = 0; i < 7; i++) {
-      const column = element("text", { x: i * UNIT, y: 6.68 * UNIT }, labels);
+      const column = element("text", { x: i * UNIT, y: 6.78 * UNIT }, labels);
       column.textContent = String.fromCharCode(97 + i);
-      const row = element("text", { x: -0.62 * UNIT, y: (6 - i) * UNIT + 9 }, labels);
+      const row = element("text", { x: -0.68 * UNIT, y: (6 - i) * UNIT + 9 }, labels);
       row.textContent = String(i + 1);
     }
     this.points = {};

@@ -14,7 +14,9 @@ export class Engine {
     this.worker = new Worker(new URL("../worker.js", import.meta.url), { type: "module" });
     this.pending = new Map();
     this.next = 0;
+    /** Milliseconds of the last probe: seen from the page, and inside the worker. */
     this.lastMs = 0;
+    this.lastWorkerMs = null;
     this.worker.onmessage = ({ data }) => {
       const resolve = this.pending.get(data.id);
       this.pending.delete(data.id);
@@ -64,8 +66,11 @@ export class Engine {
       url.searchParams.set("position", position);
       const reply = await fetch(url, { cache: "no-store" });
       result = await reply.json();
+      this.lastWorkerMs = null;
     } else {
-      result = (await this.request("probe", position)).result;
+      const reply = await this.request("probe", position);
+      result = reply.result;
+      this.lastWorkerMs = reply.ms;
     }
     this.lastMs = performance.now() - start;
     return result;

@@ -50,9 +50,10 @@ impl RangeReader for Xhr {
             return Ok(None);
         }
         if total < 0.0 {
-            let why = match total {
-                t if t == -1.0 => "the request failed (network error or the server is gone)".into(),
-                t => format!("HTTP status {}", -t),
+            let why = if total == -1.0 {
+                "the request failed (network error or the server is gone)".to_string()
+            } else {
+                format!("HTTP status {}", -total)
             };
             return Err(io::Error::other(format!("GET {url}: {why}")));
         }
