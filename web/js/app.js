@@ -192,7 +192,7 @@ function computerTurn(token) {
   if (state.mode === "analyse" || gameOver() || humanToMove()) return;
   const report = state.report;
   if (!report || report.error) {
-    state.message = "The computer cannot play perfectly here without the table (see above).";
+    state.message = "The computer needs the table of this position to play (see below).";
     render();
     return;
   }
@@ -235,6 +235,7 @@ async function showRules() {
     " · threefold repetition: a draw, counted by this page.";
   const source = $("source");
   source.dataset.ms = engine.lastMs.toFixed(2);
+  source.dataset.openMs = engine.openMs.toFixed(2);
   if (engine.remote) {
     source.textContent = `Probes answered by moulin serve (/api/probe), last in ${engine.lastMs.toFixed(1)} ms.`;
   } else {

@@ -43,7 +43,8 @@ export class Engine {
       }
       if (this.wanted === "api" && !this.api) throw new Error("no /api/ here: is the page served by `moulin serve` (without --static-only)?");
     }
-    const { result } = await this.request("open", this.tablesUrl);
+    const { result, ms } = await this.request("open", this.tablesUrl);
+    this.openMs = ms;
     if (result.error) throw new Error(result.error);
   }
 
