@@ -8,6 +8,7 @@ use moulin_probe::{Position, Rules, Sector, Side, Tablebase};
 use moulin_tests::{moulin, text};
 use moulin_wasm::answers::{moves_json, probe_json};
 use moulin_wasm::http::{Fetched, HttpSource, RangeReader};
+use moulin_wasm::session::Session;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::process::Stdio;
@@ -230,4 +231,58 @@ fn moves_carry_the_positions_they_lead_to() {
     assert!(over.contains("\"over\":\"White is blocked\""), "{over}");
     let bad = moves_json(Rules::default(), "W:a1,a1 B: w");
     assert!(bad.contains("listed twice"), "{bad}");
+}
+
+/// The legal moves `moulin moves` prints, sorted.
+fn cli_moves(position: &str, extra: &[&str]) -> Vec<String> {
+    let out = moulin()
+        .arg("moves")
+        .args(extra)
+        .arg(position)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let mut lines: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    lines.sort();
+    lines
+}
+
+fn session_moves(session: &Session, position: &str) -> Vec<String> {
+    let value: serde_json::Value = serde_json::from_str(&session.moves(position)).unwrap();
+    let mut moves: Vec<String> = value["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    moves.sort();
+    moves
+}
+
+#[test]
+fn a_session_takes_the_rules_of_the_tables_before_any_probe() {
+    // White has three stones: it flies only under the rules with flying.
+    let position = "W:a1,d1,g7 B:b2,d2,f2,d6 w";
+    let session = Session::open(&base(solved()), Files::default(), 1 << 20).unwrap();
+    assert_eq!(session_moves(&session, position), cli_moves(position, &[]));
+    assert!(session.info().contains("\"flying\":true"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = moulin()
+        .args(["solve", "--max-stones", "4", "-q", "--no-flying", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let session = Session::open(&base(dir.path()), Files::default(), 1 << 20).unwrap();
+    let moves = session_moves(&session, position);
+    assert_eq!(moves, cli_moves(position, &["--no-flying"]));
+    assert_eq!(moves.len(), 4);
+    assert!(session.info().contains("\"flying\":false"));
+    let line = cli_json(dir.path(), &[position.to_string()]);
+    assert_eq!(session.probe(position), line[0]);
 }

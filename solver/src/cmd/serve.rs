@@ -182,7 +182,11 @@ pub fn run(args: &Args) -> super::Outcome {
 fn listen(bind: IpAddr, port: u16) -> std::io::Result<std::net::TcpListener> {
     use socket2::{Domain, Protocol, Socket, Type};
     let address = std::net::SocketAddr::new(bind, port);
-    let socket = Socket::new(Domain::for_address(address), Type::STREAM, Some(Protocol::TCP))?;
+    let socket = Socket::new(
+        Domain::for_address(address),
+        Type::STREAM,
+        Some(Protocol::TCP),
+    )?;
     socket.set_reuse_address(true)?;
     socket.set_tcp_nodelay(true)?;
     socket.bind(&address.into())?;

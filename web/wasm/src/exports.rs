@@ -5,9 +5,10 @@
 //! `moulin_free`; each call returns the length of its JSON answer, which
 //! `moulin_output` points to until the next call.
 
-use crate::answers::{info_json, message, moves_json, probe_json};
-use crate::http::{Fetched, HttpSource, RangeReader};
-use moulin_probe::{Rules, Tablebase};
+use crate::answers::moves_json;
+use crate::http::{Fetched, RangeReader};
+use crate::session::Session;
+use moulin_probe::Rules;
 use std::io;
 use std::sync::Mutex;
 
@@ -65,12 +66,12 @@ impl RangeReader for Xhr {
 }
 
 struct State {
-    tablebase: Option<Tablebase>,
+    session: Option<Session>,
     output: Vec<u8>,
 }
 
 static STATE: Mutex<State> = Mutex::new(State {
-    tablebase: None,
+    session: None,
     output: Vec::new(),
 });
 
@@ -136,15 +137,12 @@ pub unsafe extern "C" fn moulin_open(base: *const u8, len: usize, cache_bytes: u
     // SAFETY: guaranteed by the caller.
     let json = match unsafe { text(base, len) } {
         Err(e) => error_json(&e),
-        Ok(base) => match Tablebase::from_source(HttpSource::new(base, Xhr)) {
-            Ok(tb) => {
-                // The index's tables (a few hundred milliseconds here) are
-                // built now, while the page loads, not on the first probe.
-                moulin_probe::index::Indexer::get();
-                state.tablebase = Some(tb.with_cache_bytes(cache_bytes));
+        Ok(base) => match Session::open(base, Xhr, cache_bytes) {
+            Ok(session) => {
+                state.session = Some(session);
                 r#"{"ok":true}"#.to_string()
             }
-            Err(e) => error_json(&message(&e)),
+            Err(e) => error_json(&e),
         },
     };
     answer(&mut state, json)
@@ -158,10 +156,10 @@ pub unsafe extern "C" fn moulin_open(base: *const u8, len: usize, cache_bytes: u
 pub unsafe extern "C" fn moulin_probe(ptr: *const u8, len: usize) -> usize {
     let mut state = state();
     // SAFETY: guaranteed by the caller.
-    let json = match (unsafe { text(ptr, len) }, &state.tablebase) {
+    let json = match (unsafe { text(ptr, len) }, &state.session) {
         (Err(e), _) => error_json(&e),
         (Ok(_), None) => error_json("the tables are not open (moulin_open)"),
-        (Ok(position), Some(tb)) => probe_json(tb, position),
+        (Ok(position), Some(session)) => session.probe(position),
     };
     answer(&mut state, json)
 }
@@ -174,15 +172,11 @@ pub unsafe extern "C" fn moulin_probe(ptr: *const u8, len: usize) -> usize {
 #[no_mangle]
 pub unsafe extern "C" fn moulin_moves(ptr: *const u8, len: usize) -> usize {
     let mut state = state();
-    let rules = state
-        .tablebase
-        .as_ref()
-        .map(Tablebase::rules)
-        .unwrap_or_default();
     // SAFETY: guaranteed by the caller.
-    let json = match unsafe { text(ptr, len) } {
-        Err(e) => error_json(&e),
-        Ok(position) => moves_json(rules, position),
+    let json = match (unsafe { text(ptr, len) }, &state.session) {
+        (Err(e), _) => error_json(&e),
+        (Ok(position), Some(session)) => session.moves(position),
+        (Ok(position), None) => moves_json(Rules::default(), position),
     };
     answer(&mut state, json)
 }
@@ -191,14 +185,12 @@ pub unsafe extern "C" fn moulin_moves(ptr: *const u8, len: usize) -> usize {
 #[no_mangle]
 pub extern "C" fn moulin_info() -> usize {
     let mut state = state();
-    let json = match &state.tablebase {
-        Some(tb) => info_json(tb),
-        None => info_json_default(),
+    let json = match &state.session {
+        Some(session) => session.info(),
+        None => {
+            let rules = Rules::default();
+            serde_json::json!({ "rules": { "flying": rules.flying } }).to_string()
+        }
     };
     answer(&mut state, json)
-}
-
-fn info_json_default() -> String {
-    let rules = Rules::default();
-    serde_json::json!({ "rules": { "flying": rules.flying } }).to_string()
 }

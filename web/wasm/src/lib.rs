@@ -15,6 +15,7 @@
 
 pub mod answers;
 pub mod http;
+pub mod session;
 
 #[cfg(target_arch = "wasm32")]
 mod exports;
