@@ -47,7 +47,7 @@ fn synthetic(node: &Node) -> u16 {
     } else {
         Outcome::Draw
     };
-    outcome.code()
+    outcome.code().unwrap_or(HOLE)
 }
 
 fn synthetic_values(sector: Sector) -> Vec<u16> {

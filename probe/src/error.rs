@@ -69,6 +69,13 @@ pub enum FileError {
     BadFileName(String),
     /// The writer was given values that cannot be the table of the sector.
     BadValues(String),
+    /// Another process is writing into the table directory.
+    Locked {
+        /// The directory.
+        dir: PathBuf,
+        /// Who holds it, as the holder wrote it (`pid 1234: moulin solve --all`).
+        holder: String,
+    },
 }
 
 impl fmt::Display for FileError {
@@ -108,6 +115,16 @@ impl fmt::Display for FileError {
                 "file name `{name}` is not a sector's name (like `8v7.mtb`)"
             ),
             FileError::BadValues(what) => write!(f, "cannot write table: {what}"),
+            FileError::Locked { dir, holder } => write!(
+                f,
+                "another process is writing into {} ({}); one writer per directory",
+                dir.display(),
+                if holder.is_empty() {
+                    "holder unknown"
+                } else {
+                    holder
+                }
+            ),
         }
     }
 }

@@ -18,6 +18,8 @@ pub enum Outcome {
 
 /// Stored code of a draw.
 pub const DRAW: u16 = 0;
+/// Stored code of `Loss(0)`: the player to move has lost.
+pub const LOST_NOW: u16 = 1;
 /// Stored code of a hole: a slot whose position is stored at another slot.
 pub const HOLE: u16 = u16::MAX;
 /// Largest distance a code can carry.
@@ -25,12 +27,16 @@ pub const MAX_DISTANCE: u16 = u16::MAX - 2;
 
 impl Outcome {
     /// The stored code: 0 draw, `d + 1` for a win or loss in `d` (the parity of
-    /// `d` tells which), `u16::MAX` for a hole.
+    /// `d` tells which), `u16::MAX` for a hole. `None` for a distance beyond
+    /// `MAX_DISTANCE` or of the wrong parity (a win in an even number of
+    /// turns): no code stands for it.
     #[inline]
-    pub fn code(self) -> u16 {
+    pub fn code(self) -> Option<u16> {
         match self {
-            Outcome::Draw => DRAW,
-            Outcome::Win(d) | Outcome::Loss(d) => d + 1,
+            Outcome::Draw => Some(DRAW),
+            Outcome::Win(d) if d % 2 == 1 && d <= MAX_DISTANCE => Some(d + 1),
+            Outcome::Loss(d) if d % 2 == 0 && d <= MAX_DISTANCE => Some(d + 1),
+            _ => None,
         }
     }
 
@@ -51,8 +57,8 @@ impl Outcome {
     pub fn before_move(self) -> Outcome {
         match self {
             Outcome::Draw => Outcome::Draw,
-            Outcome::Win(d) => Outcome::Loss(d + 1),
-            Outcome::Loss(d) => Outcome::Win(d + 1),
+            Outcome::Win(d) => Outcome::Loss(d.saturating_add(1)),
+            Outcome::Loss(d) => Outcome::Win(d.saturating_add(1)),
         }
     }
 
@@ -106,8 +112,18 @@ mod tests {
             Outcome::Loss(26),
             Outcome::Win(301),
         ] {
-            assert_eq!(Outcome::from_code(o.code()), Some(o));
+            assert_eq!(Outcome::from_code(o.code().unwrap()), Some(o));
         }
+        // Distances no code can carry are refused, not wrapped to a draw.
+        assert_eq!(Outcome::Win(u16::MAX).code(), None);
+        assert_eq!(Outcome::Loss(MAX_DISTANCE + 1).code(), None);
+        assert_eq!(Outcome::Win(MAX_DISTANCE).code(), Some(u16::MAX - 1));
+        assert_eq!(Outcome::Win(4).code(), None);
+        assert_eq!(Outcome::Loss(3).code(), None);
+        assert_eq!(
+            Outcome::Loss(u16::MAX).before_move(),
+            Outcome::Win(u16::MAX)
+        );
         assert_eq!(Outcome::from_code(HOLE), None);
         assert_eq!(Outcome::Loss(12).before_move(), Outcome::Win(13));
         assert!(Outcome::Win(3).rank() > Outcome::Win(5).rank());

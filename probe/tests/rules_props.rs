@@ -446,10 +446,8 @@ fn reference_generator_reproduces_the_published_perft() {
 }
 
 /// The deeper figures of `moulin perft` (5 published, 6 computed by the
-/// library's generator) from the reference generator; slow, so run on demand:
-/// `cargo test --release -p moulin-probe --test rules_props -- --ignored`.
+/// library's generator) from the reference generator (about 10 s).
 #[test]
-#[ignore]
 fn reference_generator_agrees_at_depths_five_and_six() {
     let rules = Rules::default();
     assert_eq!(reference_perft(&rules, &Position::start(), 5), 5_140_800);

@@ -363,7 +363,10 @@ impl BruteTable {
                                         us_hand,
                                         them_hand,
                                     };
-                                    codes[i].store(this.one_ply(&node).code(), Ordering::Relaxed);
+                                    codes[i].store(
+                                        this.one_ply(&node).code().unwrap(),
+                                        Ordering::Relaxed,
+                                    );
                                 }
                             });
                         }
@@ -447,15 +450,15 @@ impl BruteTable {
             });
             cell.count = quiet;
             if !any {
-                cell.code = Outcome::Loss(0).code();
+                cell.code = Outcome::Loss(0).code().unwrap();
                 push(&mut buckets, 0, us, i);
             } else if let Some(w) = win {
-                cell.code = Outcome::Win(w).code();
+                cell.code = Outcome::Win(w).code().unwrap();
                 push(&mut buckets, w, us, i);
             } else if draw {
                 cell.cap_max = NEVER;
             } else if quiet == 0 {
-                cell.code = Outcome::Loss(worst_win + 1).code();
+                cell.code = Outcome::Loss(worst_win + 1).code().unwrap();
                 push(&mut buckets, worst_win + 1, us, i);
             } else {
                 assert!(worst_win < NEVER as u16, "distance too long for a byte");
@@ -547,7 +550,7 @@ impl BruteTable {
                                     Outcome::Loss(_) => false,
                                 };
                                 if better {
-                                    cell.code = Outcome::Win(d + 1).code();
+                                    cell.code = Outcome::Win(d + 1).code().unwrap();
                                     push(&mut buckets, d + 1, y_before, p);
                                 }
                             }
@@ -558,7 +561,7 @@ impl BruteTable {
                                 cell.count -= 1;
                                 if cell.count == 0 && cell.cap_max != NEVER {
                                     let l = d.max(cell.cap_max as u16) + 1;
-                                    cell.code = Outcome::Loss(l).code();
+                                    cell.code = Outcome::Loss(l).code().unwrap();
                                     push(&mut buckets, l, y_before, p);
                                 }
                             }

@@ -335,20 +335,3 @@ fn placement_values_are_a_fixpoint() {
         check_fixpoint(t, &keys);
     }
 }
-
-/// Per-sector counts, printed for comparison with the production solver.
-#[test]
-fn print_sector_counts() {
-    for flying in [true, false] {
-        let t = table(flying);
-        for &key in t.keys() {
-            if key.us_hand == 0 {
-                let c = brute::counts(t.codes(key).unwrap());
-                eprintln!(
-                    "flying {flying} {}v{}: {} wins, {} losses, {} draws, longest win {}, longest loss {}",
-                    key.us, key.them, c.wins, c.losses, c.draws, c.max_win, c.max_loss
-                );
-            }
-        }
-    }
-}

@@ -2,7 +2,7 @@
 //! random moments and run again ends with tables byte-identical to those of
 //! an uninterrupted run, and the tables do not depend on the number of
 //! threads. Between the kills, every `*.mtb` present is complete: a table is
-//! written to `<name>.mtb.tmp` and renamed, and a leftover `.tmp` is never
+//! written to a temporary `<name>.mtb.<pid>-<n>.tmp` and renamed, and a leftover `.tmp` is never
 //! taken for a table.
 //!
 //! The kill moments come from a seed printed on standard error; set

@@ -50,10 +50,12 @@ fn copy_of(from: &Path) -> tempfile::TempDir {
     dir
 }
 
+/// The files of a directory and their bytes, the writers' lock file aside.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with(moulin_probe::table::lock::LOCK_FILE))
         .map(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             (name, std::fs::read(&p).unwrap_or_default())
@@ -299,58 +301,102 @@ fn an_unwritable_directory() {
     let d = dir.path().join("ro");
     std::fs::create_dir(&d).unwrap();
     std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o555)).unwrap();
-    if std::fs::write(d.join("probe"), b"").is_ok() {
-        eprintln!("skipped: permissions are not enforced for this user (root?)");
-        return;
-    }
-    let out = run(&["solve", "--max-stones", "3", "-q"], &d);
-    assert_eq!(out.status.code(), Some(1));
+    let out = if std::fs::write(d.join("probe"), b"").is_ok() {
+        // Root ignores permissions: run the solver as `nobody` instead
+        // (setpriv, util-linux), with the temporary directory open to it.
+        std::fs::remove_file(d.join("probe")).unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let solver = moulin();
+        std::process::Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(solver.get_program())
+            .args(["solve", "--max-stones", "3", "-q", "--dir"])
+            .arg(&d)
+            .output()
+            .expect("as root, this test runs the solver through setpriv (util-linux)")
+    } else {
+        run(&["solve", "--max-stones", "3", "-q"], &d)
+    };
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let t = text(&out);
-    assert!(t.contains("3v3") && t.contains("ermission denied"), "{t}");
+    // The solver cannot even take the directory's lock.
+    assert!(t.contains("/ro") && t.contains("ermission denied"), "{t}");
     assert!(std::fs::read_dir(&d).unwrap().next().is_none());
 }
 
-/// A full disk, simulated: the temporary file of the next table is a link to
-/// `/dev/full`, where every write fails with "no space left on device".
+/// `moulin` with a file-size limit of 512 bytes (`ulimit -f 1`, and
+/// SIGXFSZ ignored): every write past it fails with "File too large", as
+/// writes fail on a full disk.
+fn run_with_full_disk(args: &[&str], dir: &Path) -> Output {
+    let solver = moulin();
+    let out = std::process::Command::new("sh")
+        .args(["-c", "ulimit -f 1 && trap '' XFSZ && exec \"$0\" \"$@\""])
+        .arg(solver.get_program())
+        .args(args)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    out
+}
+
+/// A full disk, simulated by a file-size limit: the table being written
+/// fails, nothing that looks complete is left, the tables already there are
+/// untouched, and the next run completes.
 #[test]
 fn a_full_disk() {
-    if !Path::new("/dev/full").exists() {
-        eprintln!("skipped: no /dev/full");
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::copy(solved().join("3v3.mtb"), d.join("3v3.mtb")).unwrap();
     let good = std::fs::read(d.join("3v3.mtb")).unwrap();
-    std::os::unix::fs::symlink("/dev/full", d.join("3v4.mtb.tmp")).unwrap();
+    assert!(good.len() > 512, "3v3.mtb must be larger than the limit");
 
-    let out = run(&["solve", "--max-stones", "4", "-q"], d);
+    let out = run_with_full_disk(&["solve", "--max-stones", "4", "-q"], d);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
-    assert!(
-        t.contains("3v4") && t.contains("No space left on device"),
-        "{t}"
-    );
+    assert!(t.contains("3v4") && t.contains("File too large"), "{t}");
     assert_eq!(std::fs::read(d.join("3v3.mtb")).unwrap(), good);
+    let names: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     assert!(
-        !d.join("3v4.mtb").exists(),
-        "a table written on a full disk"
+        !names.iter().any(|n| n == "3v4.mtb" || n.ends_with(".tmp")),
+        "a table or a temporary file left on a full disk: {names:?}"
     );
 
     // `tamper` on a full disk leaves the table as it was.
-    std::os::unix::fs::symlink("/dev/full", d.join("3v3.mtb.tmp")).unwrap();
-    let out = run(&["tamper", "W:a1,d1,g1 B:b2,d2,f2 w", "draw"], d);
+    let out = run_with_full_disk(&["tamper", "W:a1,d1,g1 B:b2,d2,f2 w", "draw"], d);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
-    assert!(t.contains("No space left on device"), "{t}");
+    assert!(t.contains("File too large"), "{t}");
     assert_eq!(std::fs::read(d.join("3v3.mtb")).unwrap(), good);
 
     // With space again, the run completes.
-    let _ = std::fs::remove_file(d.join("3v4.mtb.tmp"));
     let out = run(&["solve", "--max-stones", "4", "-q"], d);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
         std::fs::read(d.join("3v4.mtb")).unwrap(),
         std::fs::read(solved().join("3v4.mtb")).unwrap()
     );
+}
+
+/// Two writers cannot share a directory: the second is told who holds it.
+#[test]
+fn a_second_solve_into_a_locked_directory_says_who_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let _held =
+        moulin_probe::table::DirectoryLock::acquire(dir.path(), "a test holding it").unwrap();
+    for args in [
+        &["solve", "--max-stones", "3", "-q"][..],
+        &["tamper", "W:a1,d1,g1 B:b2,d2,f2 w", "draw"][..],
+    ] {
+        std::fs::copy(solved().join("3v3.mtb"), dir.path().join("3v3.mtb")).unwrap();
+        let out = run(args, dir.path());
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {t}");
+        assert!(t.contains("a test holding it") && t.contains("pid"), "{t}");
+    }
 }

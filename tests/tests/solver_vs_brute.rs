@@ -208,3 +208,38 @@ fn placement_matches_with_flying() {
 fn placement_matches_without_flying() {
     compare(false, &placement_keys(false), (0, 1), 97);
 }
+
+/// The counts in every moving-phase table's header (positions won, lost and
+/// drawn, every symmetric copy counted; the longest win and loss) equal
+/// those of the reference, which stores every position without symmetry.
+#[test]
+fn header_counts_equal_the_reference() {
+    for flying in [true, false] {
+        let reference = reference(flying);
+        let tb = &solved(flying).1;
+        let mut sectors = 0;
+        for &key in reference.keys() {
+            if key.us_hand > 0 || key.them_hand > 0 {
+                continue;
+            }
+            let c = brute::counts(reference.codes(key).unwrap());
+            let sector = Sector {
+                stm_board: key.us,
+                opp_board: key.them,
+                stm_hand: 0,
+                opp_hand: 0,
+            };
+            let s = tb.summary(sector).unwrap();
+            let what = format!("{sector} flying {flying}");
+            assert_eq!(
+                (s.positions.win, s.positions.loss, s.positions.draw),
+                (c.wins, c.losses, c.draws),
+                "{what}"
+            );
+            assert_eq!(s.max_win, (c.wins > 0).then_some(c.max_win), "{what}");
+            assert_eq!(s.max_loss, (c.losses > 0).then_some(c.max_loss), "{what}");
+            sectors += 1;
+        }
+        assert_eq!(sectors, 4, "3v3, 3v4, 4v3, 4v4");
+    }
+}

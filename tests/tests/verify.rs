@@ -283,7 +283,7 @@ fn holes_and_counts_are_checked() {
         .find(|&i| ix.is_canonical(s, i))
         .unwrap();
     let mut bad = good.clone();
-    bad[hole as usize] = Outcome::Draw.code();
+    bad[hole as usize] = moulin_probe::value::DRAW;
     bad[class as usize] = HOLE;
     let found = check(&bad);
     // The class itself, and its predecessors that read it.

@@ -43,12 +43,16 @@
 //! the whole file.
 
 pub mod format;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod lock;
 pub mod read;
 pub mod storage;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod write;
 
 pub use format::{Counts, Encoding, TableSummary, VERSION};
+#[cfg(not(target_arch = "wasm32"))]
+pub use lock::DirectoryLock;
 pub use read::{Block, Table};
 #[cfg(not(target_arch = "wasm32"))]
 pub use storage::{Directory, Mapped, PositionalFile};

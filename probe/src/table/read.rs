@@ -397,7 +397,7 @@ mod tests {
 
     #[test]
     fn the_pure_rust_decoder_agrees_with_libzstd() {
-        let mut values: Vec<u8> = (0..70_000u32).map(|i| (i * i % 251 / 7) as u8).collect();
+        let mut values: Vec<u8> = (0..70_000u64).map(|i| (i * i % 251 / 7) as u8).collect();
         values[5_000..30_000].fill(0);
         for level in [1, 6, 19] {
             let mut c = zstd::bulk::Compressor::new(level).unwrap();

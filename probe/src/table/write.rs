@@ -83,8 +83,10 @@ pub fn write_table(
 /// (`HOLE` exactly at the holes of the index). `path` is a directory (the
 /// file is `<dir>/<sector>.mtb`) or a file path.
 ///
-/// Writes `<file>.tmp`, syncs it and renames it, so an interrupted write
-/// never leaves a file that looks complete. Holds one compressed block per
+/// Writes a temporary file of a unique name (`<file>.<pid>-<n>.tmp`, made
+/// with `create_new`), syncs it and renames it, so an interrupted write
+/// never leaves a file that looks complete; the temporary file is removed
+/// when anything fails, the rename included. Holds one compressed block per
 /// thread besides `values`.
 pub fn write_table_with(
     path: impl AsRef<Path>,
@@ -95,10 +97,7 @@ pub fn write_table_with(
 ) -> Result<TableSummary, FileError> {
     let target = table_path(path.as_ref(), sector);
     check_file_name(&target, sector)?;
-    let mut tmp_name = target.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(".tmp");
-    let tmp = target.with_file_name(tmp_name);
-    let file = File::create(&tmp)?;
+    let (tmp, file) = create_temporary(&target)?;
     let written = (|| {
         let mut out = BufWriter::with_capacity(1 << 20, &file);
         let summary = encode_to(&mut out, sector, rules, values, options)?;
@@ -108,14 +107,17 @@ pub fn write_table_with(
         Ok(summary)
     })();
     drop(file);
-    let summary = match written {
+    let renamed = written.and_then(|summary| {
+        fs::rename(&tmp, &target)?;
+        Ok(summary)
+    });
+    let summary = match renamed {
         Ok(s) => s,
         Err(e) => {
             let _ = fs::remove_file(&tmp);
             return Err(e);
         }
     };
-    fs::rename(&tmp, &target)?;
     if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
         // Make the rename itself durable; not every system can sync a directory.
         if let Ok(d) = File::open(dir) {
@@ -123,6 +125,28 @@ pub fn write_table_with(
         }
     }
     Ok(summary)
+}
+
+/// A new temporary file beside `target`, `<target>.<pid>-<n>.tmp`, made with
+/// `create_new`: never a file (or a link) that was already there.
+fn create_temporary(target: &Path) -> Result<(PathBuf, File), FileError> {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let mut name = target.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".{}-{n}.tmp", std::process::id()));
+        let tmp = target.with_file_name(name);
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((tmp, file)),
+            // Left by a process that had our pid before: take the next name.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// `<dir>/<sector>.mtb` if `path` is a directory, else `path`.

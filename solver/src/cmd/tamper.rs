@@ -115,7 +115,13 @@ pub fn run(args: &Args) -> super::Outcome {
         anyhow::bail!("no table for sector {sector} in {}", args.dir.display());
     }
     let slot = Indexer::get().index(&node);
-    let old = rewrite_slot(&path, sector, slot, outcome.code())?;
+    let _lock = crate::solve::driver::lock_directory(&args.dir)?;
+    let old = rewrite_slot(
+        &path,
+        sector,
+        slot,
+        outcome.code().context("no code for that value")?,
+    )?;
     let old = match old {
         HOLE => "a hole".to_string(),
         c => Outcome::from_code(c).expect("not a hole").to_string(),

@@ -8,7 +8,7 @@ use super::Solved;
 use anyhow::{bail, Context};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::Indexer;
-use moulin_probe::table::{write_table_with, TableSummary, WriteOptions};
+use moulin_probe::table::{write_table_with, DirectoryLock, TableSummary, WriteOptions};
 use moulin_probe::{Rules, Sector, Tablebase};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -189,10 +189,30 @@ fn plan(options: &SolveOptions) -> Vec<Work> {
     work
 }
 
+/// Takes the table directory for this process (one writer at a time) and
+/// removes the temporary files of earlier runs that were stopped: no one
+/// else can be writing them.
+pub fn lock_directory(dir: &std::path::Path) -> anyhow::Result<DirectoryLock> {
+    let command: Vec<String> = std::env::args().collect();
+    let lock = DirectoryLock::acquire(dir, &command.join(" "))
+        .with_context(|| format!("locking {}", dir.display()))?;
+    if let Ok(items) = std::fs::read_dir(dir) {
+        for item in items.flatten() {
+            let name = item.file_name();
+            let name = name.to_string_lossy();
+            if name.contains(".mtb.") && name.ends_with(".tmp") {
+                let _ = std::fs::remove_file(item.path());
+            }
+        }
+    }
+    Ok(lock)
+}
+
 fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
     let start = Instant::now();
     std::fs::create_dir_all(&options.dir)
         .with_context(|| format!("creating {}", options.dir.display()))?;
+    let _lock = lock_directory(&options.dir)?;
     let ix = Indexer::get();
     let work = plan(options);
     let total: u64 = work
