@@ -9,6 +9,7 @@ pub mod error;
 pub mod index;
 pub mod level;
 pub mod position;
+pub mod report;
 pub mod rules;
 pub mod sector;
 pub mod table;

@@ -36,6 +36,9 @@ enum Command {
     Stats(cmd::stats::Args),
     /// Re-derive every stored value from the rules and check every file.
     Verify(cmd::verify::Args),
+    /// Serve the play-and-analyse page, the tables (with range requests)
+    /// and a JSON probe API over HTTP.
+    Serve(cmd::serve::Args),
     /// Maintenance: rewrite one stored value (for testing the verifier).
     Tamper(cmd::tamper::Args),
 }
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Sectors(a) => cmd::sectors::run(a),
         Command::Stats(a) => cmd::stats::run(a),
         Command::Verify(a) => cmd::verify::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Tamper(a) => cmd::tamper::run(a),
     };
     cmd::exit(result)

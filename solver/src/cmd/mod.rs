@@ -6,6 +6,7 @@ pub mod probe;
 pub mod prove;
 pub mod review;
 pub mod sectors;
+pub mod serve;
 pub mod solve;
 pub mod stats;
 pub mod tamper;

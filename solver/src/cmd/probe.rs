@@ -3,10 +3,8 @@
 //! also as a filter over standard input (`-`).
 
 use anyhow::Context;
-use moulin_probe::{
-    AdviceOptions, Chances, Move, MoveAdvice, Outcome, Position, ProbeError, Rules, Tablebase,
-};
-use serde::Serialize;
+use moulin_probe::report::{JsonError, Report};
+use moulin_probe::{AdviceOptions, Chances, Outcome, Position, ProbeError, Rules, Tablebase};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -43,140 +41,38 @@ pub struct Args {
     pub no_flying: bool,
 }
 
-/// One line of `moulin probe --json`.
-#[derive(Serialize)]
-struct JsonAnswer {
-    position: String,
-    outcome: &'static str,
-    distance: Option<u16>,
-    best_moves: Vec<String>,
-    moves: Vec<JsonMove>,
-}
-
-/// One move in `moves`.
-#[derive(Serialize)]
-struct JsonMove {
-    r#move: String,
-    outcome: &'static str,
-    distance: Option<u16>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    chances: Option<JsonChances>,
-}
-
-/// What the opponent's replies to a move do (`moulin_probe::Chances`).
-#[derive(Serialize)]
-pub struct JsonChances {
-    /// Legal replies.
-    pub replies: u32,
-    /// Replies that lose for the opponent.
-    pub losing: u32,
-    /// Replies that draw.
-    pub drawing: u32,
-    /// Replies that win for the opponent.
-    pub winning: u32,
-    /// Smallest loss distance among the losing replies (turns from the
-    /// opponent's turn), null if none loses.
-    pub fastest_loss: Option<u16>,
-    /// Replies that give up part of the opponent's value.
-    pub traps: u32,
-    /// Chance that a random opponent errs (traps / replies at two plies).
-    pub error_chance: f64,
-    /// Plies the error chance covers.
-    pub depth: u8,
-}
-
-impl From<&Chances> for JsonChances {
-    fn from(c: &Chances) -> JsonChances {
-        JsonChances {
-            replies: c.replies,
-            losing: c.losing,
-            drawing: c.drawing,
-            winning: c.winning,
-            fastest_loss: c.fastest_loss,
-            traps: c.traps,
-            error_chance: c.error_chance,
-            depth: c.depth,
+/// The text of `moulin probe` (without `--json`) for one position.
+fn plain(report: &Report, rules: &Rules) -> String {
+    let mut out = format!("{}\n  outcome: ", report.position);
+    match (
+        report.outcome,
+        super::moves::game_over(rules, &report.position),
+    ) {
+        (_, Some(reason)) => out.push_str(&reason),
+        (Outcome::Draw, None) => out.push_str("draw"),
+        (o, None) => {
+            let d = o.distance().unwrap_or(0);
+            let turns = if d == 1 { "turn" } else { "turns" };
+            out.push_str(&format!("{} in {d} {turns}", o.word()))
         }
     }
-}
-
-/// One line of `moulin probe --json` for a position without an answer.
-#[derive(Serialize)]
-struct JsonError<'a> {
-    position: &'a str,
-    error: &'a str,
-}
-
-/// What the tables say about one position.
-struct Answer {
-    position: Position,
-    outcome: Outcome,
-    /// Every legal move with its outcome for the mover, best first.
-    moves: Vec<(Move, Outcome)>,
-    /// The practical chances of each move, in the order of `moves`
-    /// (empty with `--no-chances`).
-    chances: Vec<Chances>,
-}
-
-impl Answer {
-    fn best(&self) -> impl Iterator<Item = Move> + '_ {
-        let top = self.moves.first().map(|(_, o)| o.rank());
-        self.moves
-            .iter()
-            .take_while(move |(_, o)| Some(o.rank()) == top)
-            .map(|(m, _)| *m)
+    out.push('\n');
+    if report.moves.is_empty() {
+        return out;
     }
-
-    fn json(&self) -> JsonAnswer {
-        JsonAnswer {
-            position: self.position.to_string(),
-            outcome: self.outcome.word(),
-            distance: self.outcome.distance(),
-            best_moves: self.best().map(|m| m.to_string()).collect(),
-            moves: self
-                .moves
-                .iter()
-                .enumerate()
-                .map(|(i, (m, o))| JsonMove {
-                    r#move: m.to_string(),
-                    outcome: o.word(),
-                    distance: o.distance(),
-                    chances: self.chances.get(i).map(JsonChances::from),
-                })
-                .collect(),
+    let best: Vec<String> = report.best().map(|m| m.to_string()).collect();
+    out.push_str(&format!("  best moves: {}\n", best.join(" ")));
+    for (i, (m, o)) in report.moves.iter().enumerate() {
+        let line = format!("    {:<10} {o}", m.to_string());
+        match report.chances.get(i) {
+            Some(c) => out.push_str(&format!("{line:<28} {}\n", chances_text(c))),
+            None => out.push_str(&format!("{line}\n")),
         }
     }
-
-    fn text(&self, rules: &Rules) -> String {
-        let mut out = format!("{}\n  outcome: ", self.position);
-        match (self.outcome, super::moves::game_over(rules, &self.position)) {
-            (_, Some(reason)) => out.push_str(&reason),
-            (Outcome::Draw, None) => out.push_str("draw"),
-            (o, None) => {
-                let d = o.distance().unwrap_or(0);
-                let turns = if d == 1 { "turn" } else { "turns" };
-                out.push_str(&format!("{} in {d} {turns}", o.word()))
-            }
-        }
-        out.push('\n');
-        if self.moves.is_empty() {
-            return out;
-        }
-        let best: Vec<String> = self.best().map(|m| m.to_string()).collect();
-        out.push_str(&format!("  best moves: {}\n", best.join(" ")));
-        for (i, (m, o)) in self.moves.iter().enumerate() {
-            let line = format!("    {:<10} {o}", m.to_string());
-            match self.chances.get(i) {
-                Some(c) => out.push_str(&format!("{line:<28} {}\n", chances_text(c))),
-                None => out.push_str(&format!("{line}\n")),
-            }
-        }
-        out
-    }
+    out
 }
 
-/// The chances of a move in a few words: `replies 21: 3 lose 18 draw 0 win,
-/// fastest loss 7, error 14%`.
+/// The practical chances of a move on one line.
 pub fn chances_text(c: &Chances) -> String {
     let mut text = format!(
         "replies {}: {} lose {} draw {} win",
@@ -189,27 +85,41 @@ pub fn chances_text(c: &Chances) -> String {
     text
 }
 
-fn answer(tb: &Tablebase, args: &Args, position: Position) -> Result<Answer, ProbeError> {
-    let outcome = tb.probe(&position)?;
-    if args.no_chances {
-        let mut moves = tb.probe_moves(&position)?;
-        moves.sort_by_key(|(_, o)| -o.rank());
-        return Ok(Answer {
-            position,
-            outcome,
-            moves,
-            chances: Vec::new(),
-        });
+/// The report on a position (with practical chances at `depth` plies, or
+/// none), or the message `moulin probe` prints when there is none.
+pub fn answer(tb: &Tablebase, position: Position, depth: Option<u8>) -> Result<Report, String> {
+    match depth {
+        None => Report::new(tb, position),
+        Some(d) => Report::with_chances(tb, position, &AdviceOptions::default().with_depth(d)),
     }
-    // Best value first, then practical chances (`MoveAdvice::practical_order`).
-    let advice: Vec<MoveAdvice> =
-        tb.advise(&position, &AdviceOptions::default().with_depth(args.depth))?;
-    Ok(Answer {
-        position,
-        outcome,
-        moves: advice.iter().map(|a| (a.mv, a.outcome)).collect(),
-        chances: advice.iter().map(|a| a.chances).collect(),
-    })
+    .map_err(message)
+}
+
+/// The message `moulin probe` prints for an error, with a hint naming the
+/// command that writes a missing table.
+pub fn message(e: ProbeError) -> String {
+    let hint = match e {
+        ProbeError::MissingSector(s) if !s.is_moving() => {
+            " (`moulin solve --all` writes it; `moulin prove` values positions \
+             with stones in hand from the moving-phase tables alone)"
+                .to_string()
+        }
+        ProbeError::MissingSector(_) => " (`moulin solve --moving` writes it)".into(),
+        _ => String::new(),
+    };
+    format!("{:#}{hint}", anyhow::Error::from(e))
+}
+
+/// The line `moulin probe --json` prints for a position given as `text`
+/// (without the newline): the report, or `position` and `error`.
+pub fn json_line(result: &Result<Report, String>, text: &str) -> serde_json::Result<String> {
+    match result {
+        Ok(report) => serde_json::to_string(&report.json()),
+        Err(error) => serde_json::to_string(&JsonError {
+            position: text,
+            error,
+        }),
+    }
 }
 
 /// Prints the answer for one position (or why there is none); false if none.
@@ -220,30 +130,11 @@ fn report(
     position: Result<Position, String>,
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
-    let result = position.and_then(|p| {
-        answer(tb, args, p).map_err(|e| {
-            let hint = match e {
-                ProbeError::MissingSector(s) if !s.is_moving() => {
-                    " (`moulin solve --all` writes it; `moulin prove` values positions \
-                     with stones in hand from the moving-phase tables alone)"
-                        .to_string()
-                }
-                ProbeError::MissingSector(_) => " (`moulin solve --moving` writes it)".into(),
-                _ => String::new(),
-            };
-            format!("{:#}{hint}", anyhow::Error::from(e))
-        })
-    });
+    let depth = (!args.no_chances).then_some(args.depth);
+    let result = position.and_then(|p| answer(tb, p, depth));
     match (&result, args.json) {
-        (Ok(a), true) => writeln!(out, "{}", serde_json::to_string(&a.json())?)?,
-        (Ok(a), false) => write!(out, "{}", a.text(&tb.rules()))?,
-        (Err(e), true) => {
-            let line = JsonError {
-                position: text,
-                error: e,
-            };
-            writeln!(out, "{}", serde_json::to_string(&line)?)?
-        }
+        (_, true) => writeln!(out, "{}", json_line(&result, text)?)?,
+        (Ok(report), false) => write!(out, "{}", plain(report, &tb.rules()))?,
         (Err(e), false) => {
             out.flush()?;
             eprintln!("moulin: {text}: {e}");

@@ -1,0 +1,170 @@
+//! What the tables say about one position, in the shape every front end
+//! prints: the outcome, the best moves and every legal move's outcome, best
+//! first. `moulin probe --json`, `moulin serve`'s `/api/probe` and the
+//! WebAssembly build all serialise [`Report::json`], so a field added to
+//! [`JsonReport`] or [`JsonMove`] appears in all three.
+
+use crate::advice::{AdviceOptions, Chances};
+use crate::error::ProbeError;
+use crate::position::Position;
+use crate::rules::Move;
+use crate::tablebase::Tablebase;
+use crate::value::Outcome;
+use serde::Serialize;
+
+/// A position's outcome and every legal move's outcome, from the tables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The position asked about.
+    pub position: Position,
+    /// Its outcome for the player to move.
+    pub outcome: Outcome,
+    /// Every legal move with its outcome for the mover, best first (moves of
+    /// equal value by practical chances with `with_chances`, else in the
+    /// order of `Rules::legal_moves`). Empty when the game is over.
+    pub moves: Vec<(Move, Outcome)>,
+    /// The practical chances of each move, in the order of `moves` (empty
+    /// from `Report::new`).
+    pub chances: Vec<Chances>,
+}
+
+/// One JSON object of `moulin probe --json`: `position`, `outcome` (`win`,
+/// `loss`, `draw`), `distance` (turns, null for a draw), `best_moves`, and
+/// `moves` (`move`, `outcome`, `distance` and `chances` for each, best first).
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonReport {
+    /// The position in the notation of `RULES.md`.
+    pub position: String,
+    /// `win`, `loss` or `draw` for the player to move.
+    pub outcome: &'static str,
+    /// Turns to the end of the game, `None` (null) for a draw.
+    pub distance: Option<u16>,
+    /// The moves that keep the outcome optimal.
+    pub best_moves: Vec<String>,
+    /// Every legal move, best first.
+    pub moves: Vec<JsonMove>,
+}
+
+/// One move in [`JsonReport::moves`].
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonMove {
+    /// The move in the notation of `RULES.md` (`d2`, `b2-b4`, `b2-b4xg4`).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `win`, `loss` or `draw` for the player who makes the move.
+    pub outcome: &'static str,
+    /// Turns to the end of the game counting this move, `None` for a draw.
+    pub distance: Option<u16>,
+    /// What the opponent's replies do (absent with `--no-chances`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chances: Option<JsonChances>,
+}
+
+/// What the opponent's replies to a move do ([`Chances`]), in JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonChances {
+    /// Legal replies.
+    pub replies: u32,
+    /// Replies that lose for the opponent.
+    pub losing: u32,
+    /// Replies that draw.
+    pub drawing: u32,
+    /// Replies that win for the opponent.
+    pub winning: u32,
+    /// Smallest loss distance among the losing replies (turns from the
+    /// opponent's turn), null if none loses.
+    pub fastest_loss: Option<u16>,
+    /// Replies that give up part of the opponent's value.
+    pub traps: u32,
+    /// Chance that a random opponent errs (traps / replies at two plies).
+    pub error_chance: f64,
+    /// Plies the error chance covers.
+    pub depth: u8,
+}
+
+impl From<&Chances> for JsonChances {
+    fn from(c: &Chances) -> JsonChances {
+        JsonChances {
+            replies: c.replies,
+            losing: c.losing,
+            drawing: c.drawing,
+            winning: c.winning,
+            fastest_loss: c.fastest_loss,
+            traps: c.traps,
+            error_chance: c.error_chance,
+            depth: c.depth,
+        }
+    }
+}
+
+/// The JSON object for a position that has no answer: `position` as it was
+/// typed and `error`, the message.
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonError<'a> {
+    /// The position as it was given.
+    pub position: &'a str,
+    /// Why there is no answer.
+    pub error: &'a str,
+}
+
+impl Report {
+    /// Probes a position and all its moves.
+    pub fn new(tb: &Tablebase, position: Position) -> Result<Report, ProbeError> {
+        let outcome = tb.probe(&position)?;
+        let mut moves = tb.probe_moves(&position)?;
+        moves.sort_by_key(|(_, o)| -o.rank());
+        Ok(Report {
+            position,
+            outcome,
+            moves,
+            chances: Vec::new(),
+        })
+    }
+
+    /// Probes a position and all its moves with their practical chances,
+    /// moves of equal value ordered by them (`MoveAdvice::practical_order`).
+    pub fn with_chances(
+        tb: &Tablebase,
+        position: Position,
+        options: &AdviceOptions,
+    ) -> Result<Report, ProbeError> {
+        let outcome = tb.probe(&position)?;
+        let advice = tb.advise(&position, options)?;
+        Ok(Report {
+            position,
+            outcome,
+            moves: advice.iter().map(|a| (a.mv, a.outcome)).collect(),
+            chances: advice.iter().map(|a| a.chances).collect(),
+        })
+    }
+
+    /// The moves that keep the outcome optimal, in the order of `moves`.
+    pub fn best(&self) -> impl Iterator<Item = Move> + '_ {
+        let top = self.moves.first().map(|(_, o)| o.rank());
+        self.moves
+            .iter()
+            .take_while(move |(_, o)| Some(o.rank()) == top)
+            .map(|(m, _)| *m)
+    }
+
+    /// The report as `moulin probe --json` prints it.
+    pub fn json(&self) -> JsonReport {
+        JsonReport {
+            position: self.position.to_string(),
+            outcome: self.outcome.word(),
+            distance: self.outcome.distance(),
+            best_moves: self.best().map(|m| m.to_string()).collect(),
+            moves: self
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, (m, o))| JsonMove {
+                    mv: m.to_string(),
+                    outcome: o.word(),
+                    distance: o.distance(),
+                    chances: self.chances.get(i).map(JsonChances::from),
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The JSON answers of the page's probe: a position's report (exactly the
+//! line `moulin probe --json` prints), its legal moves with the positions
+//! they lead to (no tables needed), and the rules of the tables.
+
+use moulin_probe::report::{JsonError, Report};
+use moulin_probe::{Position, Rules, Side, Tablebase};
+use serde::Serialize;
+use std::error::Error;
+
+/// The line `moulin probe --json` prints for a position (without the
+/// newline): the report, or `position` and `error`. Errors are the message
+/// and its causes joined by `: `, as the command line prints them (without
+/// its hints naming `moulin` commands).
+pub fn probe_json(tb: &Tablebase, text: &str) -> String {
+    let text = text.trim();
+    let result = text
+        .parse::<Position>()
+        .map_err(|e| format!("invalid position: {e}"))
+        .and_then(|p| Report::new(tb, p).map_err(|e| message(&e)));
+    let json = match &result {
+        Ok(report) => serde_json::to_string(&report.json()),
+        Err(error) => serde_json::to_string(&JsonError {
+            position: text,
+            error,
+        }),
+    };
+    json.expect("plain strings and numbers serialise")
+}
+
+/// An error and its causes, `: ` between them.
+pub fn message(e: &dyn Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
+/// The legal moves of a position, for the page to play them.
+#[derive(Serialize)]
+struct Moves {
+    /// The position, written canonically.
+    position: String,
+    /// `w` or `b`.
+    side: char,
+    white_hand: u8,
+    black_hand: u8,
+    /// Why the player to move has lost (`White is blocked`), null while the
+    /// game goes on.
+    over: Option<String>,
+    moves: Vec<Next>,
+}
+
+/// A legal move and the position it leads to.
+#[derive(Serialize)]
+struct Next {
+    #[serde(rename = "move")]
+    mv: String,
+    next: String,
+}
+
+/// The legal moves of a position under `rules`, each with the position it
+/// leads to, and whether the game is over: `{"position", "side",
+/// "white_hand", "black_hand", "over", "moves": [{"move", "next"}]}`, or
+/// `{"position", "error"}` for a position that cannot be read.
+pub fn moves_json(rules: Rules, text: &str) -> String {
+    let text = text.trim();
+    let json = match text.parse::<Position>() {
+        Err(e) => serde_json::to_string(&JsonError {
+            position: text,
+            error: &format!("invalid position: {e}"),
+        }),
+        Ok(position) => {
+            let mut moves = Vec::new();
+            rules.for_each_move(&position.node(), |m, node| {
+                moves.push(Next {
+                    mv: m.to_string(),
+                    next: Position::from_node(node, position.side.opponent()).to_string(),
+                })
+            });
+            serde_json::to_string(&Moves {
+                position: position.to_string(),
+                side: position.side.letter(),
+                white_hand: position.white_hand,
+                black_hand: position.black_hand,
+                over: game_over(rules, &position),
+                moves,
+            })
+        }
+    };
+    json.expect("plain strings and numbers serialise")
+}
+
+/// Why the player to move has already lost, `None` while the game goes on.
+fn game_over(rules: Rules, position: &Position) -> Option<String> {
+    let node = position.node();
+    if !rules.is_lost(&node) {
+        return None;
+    }
+    let name = match position.side {
+        Side::White => "White",
+        Side::Black => "Black",
+    };
+    Some(match node.us_total() < 3 {
+        true => format!("{name} has fewer than three stones"),
+        false => format!("{name} is blocked"),
+    })
+}
+
+/// The rule options of the tables: `{"rules": {"flying": true}}`.
+pub fn info_json(tb: &Tablebase) -> String {
+    serde_json::json!({ "rules": { "flying": tb.rules().flying } }).to_string()
+}

@@ -1,0 +1,55 @@
+//! What the page's worker holds: the tables under a base URL, opened the
+//! way the browser needs them, and the JSON answers about positions.
+
+use crate::answers::{info_json, message, moves_json, probe_json};
+use crate::http::{HttpSource, RangeReader};
+use moulin_probe::index::Indexer;
+use moulin_probe::{Sector, Tablebase};
+
+/// The tables of one web host and the answers the page asks for.
+pub struct Session {
+    tablebase: Tablebase,
+}
+
+impl Session {
+    /// Opens the tables at `<base><sector>.mtb` with `cache_bytes` for
+    /// decoded blocks. Also builds the index's tables (a few hundred
+    /// milliseconds in a browser: better while the page loads than on the
+    /// first probe) and opens the smallest table, 3v3 (its header and block
+    /// index), to learn the rules: a web host cannot be listed, and the
+    /// legal moves of three-stone positions depend on flying.
+    pub fn open(
+        base: &str,
+        reader: impl RangeReader + 'static,
+        cache_bytes: usize,
+    ) -> Result<Session, String> {
+        let tablebase = Tablebase::from_source(HttpSource::new(base, reader))
+            .map_err(|e| message(&e))?
+            .with_cache_bytes(cache_bytes);
+        Indexer::get();
+        // A missing 3v3 leaves the default rules until a table opens.
+        let _ = tablebase.summary(Sector::moving(3, 3));
+        Ok(Session { tablebase })
+    }
+
+    /// `moulin probe --json` of a position (see `answers::probe_json`).
+    pub fn probe(&self, position: &str) -> String {
+        probe_json(&self.tablebase, position)
+    }
+
+    /// The legal moves of a position under the rules of the tables (see
+    /// `answers::moves_json`).
+    pub fn moves(&self, position: &str) -> String {
+        moves_json(self.tablebase.rules(), position)
+    }
+
+    /// The rules of the tables (see `answers::info_json`).
+    pub fn info(&self) -> String {
+        info_json(&self.tablebase)
+    }
+
+    /// The tablebase.
+    pub fn tablebase(&self) -> &Tablebase {
+        &self.tablebase
+    }
+}
