@@ -51,3 +51,27 @@ pub fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+/// The moving-phase tables up to `max_stones` a side (3..=9), solved by the
+/// `moulin` program into a temporary directory once per test process.
+pub fn solved(max_stones: u8) -> &'static std::path::Path {
+    static DIRS: [OnceLock<tempfile::TempDir>; 10] = [const { OnceLock::new() }; 10];
+    DIRS[max_stones as usize]
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().expect("temporary directory");
+            let out = moulin()
+                .args([
+                    "solve",
+                    "--max-stones",
+                    &max_stones.to_string(),
+                    "-q",
+                    "--dir",
+                ])
+                .arg(dir.path())
+                .output()
+                .expect("moulin runs");
+            assert!(out.status.success(), "{}", text(&out));
+            dir
+        })
+        .path()
+}

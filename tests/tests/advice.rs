@@ -4,25 +4,13 @@
 //! properties, reproducibility and the error rates of the levels.
 
 use moulin_probe::{AdviceOptions, Level, Move, Outcome, Position, Side, Tablebase};
-use moulin_tests::moulin;
+
 use std::sync::OnceLock;
 
 /// The tables up to 4 stones a side, solved once for all tests of this file.
 fn tables() -> &'static Tablebase {
-    static TABLES: OnceLock<(tempfile::TempDir, Tablebase)> = OnceLock::new();
-    &TABLES
-        .get_or_init(|| {
-            let dir = tempfile::tempdir().unwrap();
-            let out = moulin()
-                .args(["solve", "--max-stones", "4", "-q", "--dir"])
-                .arg(dir.path())
-                .output()
-                .expect("moulin runs");
-            assert!(out.status.success(), "{}", moulin_tests::text(&out));
-            let tb = Tablebase::open(dir.path()).unwrap();
-            (dir, tb)
-        })
-        .1
+    static TABLES: OnceLock<Tablebase> = OnceLock::new();
+    TABLES.get_or_init(|| Tablebase::open(moulin_tests::solved(4)).unwrap())
 }
 
 /// Deterministic positions of the moving phase with 3 or 4 stones a side,

@@ -8,7 +8,6 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
-use std::sync::OnceLock;
 
 /// A position where, by `moulin probe --json` (checked below), exactly one
 /// move keeps the draw and the seven others lose (Black flies with three
@@ -16,18 +15,7 @@ use std::sync::OnceLock;
 const ONE_DRAW: &str = "W:d1,f2,c5,d5 B:b2,c3,b6 w";
 
 fn tables() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let out = moulin()
-            .args(["solve", "--max-stones", "4", "-q", "--dir"])
-            .arg(dir.path())
-            .output()
-            .expect("moulin runs");
-        assert!(out.status.success(), "{}", moulin_tests::text(&out));
-        dir
-    })
-    .path()
+    moulin_tests::solved(4)
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {

@@ -13,7 +13,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Range reads of `file:<path>` URLs, counted like the worker counts them.
 #[derive(Default)]
@@ -45,18 +45,7 @@ impl RangeReader for Files {
 }
 
 fn solved() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let out = moulin()
-            .args(["solve", "--max-stones", "4", "-q", "--dir"])
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        dir
-    })
-    .path()
+    moulin_tests::solved(4)
 }
 
 fn base(dir: &Path) -> String {

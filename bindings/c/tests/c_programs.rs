@@ -98,18 +98,7 @@ fn conformance() -> &'static Path {
 
 /// The moving-phase tables up to five stones a side, solved once per run.
 fn solved() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let out = moulin()
-            .args(["solve", "--max-stones", "5", "-q", "--dir"])
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        dir
-    })
-    .path()
+    moulin_tests::solved(5)
 }
 
 /// Runs a program with `input` on standard input; a crash fails the test.
