@@ -57,7 +57,11 @@ fn read_table(bytes: &[u8]) -> Option<Vec<u16>> {
     let table = Table::new(bytes).ok()?;
     let s = *table.summary();
     assert_eq!(s.bytes, bytes.len() as u64, "the length was checked");
-    assert_eq!(s.slots, Indexer::get().slots(s.sector), "the slots were checked");
+    assert_eq!(
+        s.slots,
+        Indexer::get().slots(s.sector),
+        "the slots were checked"
+    );
     assert!(s.blocks >= 1 && s.block_slots >= 1);
     assert_eq!(table.sector(), s.sector);
     assert_eq!(table.slots(), s.slots);
@@ -98,7 +102,9 @@ fn read_table(bytes: &[u8]) -> Option<Vec<u16>> {
         assert!(checksum.is_ok(), "decoded whole with a bad file checksum");
         assert_eq!(all.len() as u64, s.slots);
         for (b, block) in blocks.iter().enumerate() {
-            let block = block.as_ref().expect("a table that decodes whole decodes by block");
+            let block = block
+                .as_ref()
+                .expect("a table that decodes whole decodes by block");
             let start = b * s.block_slots as usize;
             assert!((0..block.len()).all(|i| block.code(i) == Some(all[start + i])));
         }
@@ -175,7 +181,11 @@ fn through_tablebase(bytes: &[u8], sector: Sector, listed: bool, decoded: Option
         }
     };
     // A small cache for the lazy one: blocks are decoded again, or evicted.
-    let tb = if listed { tb } else { tb.with_cache_bytes(1 << 16) };
+    let tb = if listed {
+        tb
+    } else {
+        tb.with_cache_bytes(1 << 16)
+    };
     let ix = Indexer::get();
     let slots = ix.slots(sector);
     let header_ok = tb.summary(sector).is_ok();
@@ -216,7 +226,11 @@ fn through_tablebase(bytes: &[u8], sector: Sector, listed: bool, decoded: Option
         }
     }
     if let Ok(all) = tb.sector_values(sector) {
-        assert_eq!(Some(all.as_slice()), decoded, "decoded through the tablebase only");
+        assert_eq!(
+            Some(all.as_slice()),
+            decoded,
+            "decoded through the tablebase only"
+        );
     }
     if header_ok {
         assert!(tb.sectors().any(|(s, _)| s == sector));
