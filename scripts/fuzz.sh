@@ -18,6 +18,7 @@
 # failure: the reproducer is left in
 # fuzz/artifacts/<target>/ and the script exits non-zero. New inputs found
 # go to a scratch corpus (target/fuzz-corpus/), never into the committed one.
+# FUZZ_ARGS adds libFuzzer options (e.g. FUZZ_ARGS=-max_len=16384).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,8 +62,9 @@ for t in "${targets[@]}"; do
     scratch="target/fuzz-corpus/$t"
     mkdir -p "$scratch"
     echo "== fuzz $t for ${seconds}s"
+    # shellcheck disable=SC2086 # FUZZ_ARGS is split into options on purpose.
     if ! cargo fuzz run "$t" "$scratch" "fuzz/corpus/$t" "fuzz/regressions/$t" -- \
-        -max_total_time="$seconds" -print_final_stats=1 "${limits[@]}" "${dict[@]}"; then
+        -max_total_time="$seconds" -print_final_stats=1 "${limits[@]}" "${dict[@]}" ${FUZZ_ARGS:-}; then
         failed+=("$t")
     fi
 done

@@ -193,12 +193,17 @@ fn through_tablebase(bytes: &[u8], sector: Sector, listed: bool, decoded: Option
         assert!(header_ok, "a valid table without a summary");
         assert!(tb.check_checksum(sector).is_ok());
     }
+    let direct = Table::new(bytes).ok();
     for &slot in probe_slots(slots, bytes).iter() {
         let code = tb.code(sector, slot);
         match (decoded, &code) {
             (Some(all), Ok(code)) => assert_eq!(Some(code), all.get(slot as usize)),
             (Some(_), Err(e)) => assert!(slot >= slots, "slot {slot} of a valid table: {e}"),
             (None, _) => {}
+        }
+        // A damaged file too: what the tablebase reads is what the table holds.
+        if let (Ok(code), Some(table)) = (&code, &direct) {
+            assert_eq!(table.get(slot).ok(), Some(*code), "slot {slot}");
         }
         let Some(node) = ix.unindex(sector, slot).filter(|_| slot < slots) else {
             continue;
