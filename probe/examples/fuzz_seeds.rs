@@ -8,7 +8,7 @@
 //! cargo run --release -- solve --max-stones 4 --dir /tmp/t
 //! cargo run --release -p moulin-probe --example fuzz_seeds -- /tmp/t /tmp/seeds
 //! ```
-//! writes `/tmp/seeds/{table,position,moves}/`; `scripts/fuzz.sh seed`
+//! writes `/tmp/seeds/{table,position,moves}/`; `scripts/fuzz.sh --merge /tmp/seeds`
 //! merges them into the committed corpus (libFuzzer `-merge=1` keeps the
 //! inputs that add coverage).
 

@@ -64,7 +64,9 @@ fn inputs(target: &str) -> Vec<PathBuf> {
         };
         for item in listing {
             let path = item.expect("listing the corpus").path();
-            let hidden = path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            let hidden = path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
             if path.is_file() && !hidden {
                 files.push(path);
             }
