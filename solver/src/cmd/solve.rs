@@ -35,6 +35,44 @@ pub struct Args {
     /// No progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Memory budget: `12G`, `8192M`, `unlimited` (binary units). Finished
+    /// sectors kept for later items are dropped, and read again from disk,
+    /// whenever the next item would not fit beside them; an item whose own
+    /// arrays and reads exceed the budget still runs (see the README).
+    #[arg(long, default_value = "8G", value_parser = parse_memory)]
+    pub memory: Memory,
+}
+
+/// A memory budget in bytes, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Memory(pub Option<u64>);
+
+/// Parses `12G`, `512M`, `1048576`, `unlimited`.
+pub fn parse_memory(text: &str) -> Result<Memory, String> {
+    if text.eq_ignore_ascii_case("unlimited") {
+        return Ok(Memory(None));
+    }
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("unknown unit `{c}` in `{text}` (K, M, G or T)")),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size like 12G, 8192M or unlimited"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&b| b > 0)
+        .map(|b| Memory(Some(b)))
+        .ok_or_else(|| format!("`{text}` is not a usable size"))
 }
 
 /// Runs `moulin solve`.
@@ -52,6 +90,7 @@ pub fn run(args: &Args) -> super::Outcome {
         },
         threads: args.threads,
         progress: !args.quiet,
+        memory: args.memory.0,
     };
     let report = solve_moving(&options)?;
     print_report(&report);
@@ -153,4 +192,20 @@ fn print_report(report: &SolveReport) {
         report.sectors.len(),
         report.sectors.iter().filter(|s| !s.solved_now).count()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_sizes_parse_in_binary_units() {
+        assert_eq!(parse_memory("12G"), Ok(Memory(Some(12 << 30))));
+        assert_eq!(parse_memory("512m"), Ok(Memory(Some(512 << 20))));
+        assert_eq!(parse_memory("4096"), Ok(Memory(Some(4096))));
+        assert_eq!(parse_memory("unlimited"), Ok(Memory(None)));
+        for bad in ["", "G", "12X", "-1G", "0", "99999999999T", "1.5G"] {
+            assert!(parse_memory(bad).is_err(), "{bad}");
+        }
+    }
 }

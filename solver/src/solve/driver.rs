@@ -36,6 +36,13 @@ pub struct SolveOptions {
     pub placement: bool,
     /// Show progress bars on standard error.
     pub progress: bool,
+    /// Memory budget in bytes for what the solver holds at once: the
+    /// arrays of the item being solved, the finished sectors it reads and
+    /// those it keeps decoded for later items. Kept sectors are dropped,
+    /// the one needed furthest ahead first, whenever the next item would
+    /// not fit beside them (they are read again from disk when needed).
+    /// `None`: keep every finished sector a later item reads.
+    pub memory: Option<u64>,
 }
 
 impl Default for SolveOptions {
@@ -47,6 +54,7 @@ impl Default for SolveOptions {
             threads: None,
             placement: false,
             progress: false,
+            memory: None,
         }
     }
 }
@@ -208,6 +216,49 @@ pub fn lock_directory(dir: &std::path::Path) -> anyhow::Result<DirectoryLock> {
     Ok(lock)
 }
 
+/// Bytes of the decoded codes of a sector (two a slot).
+fn codes_bytes(sector: Sector) -> u64 {
+    2 * Indexer::get().slots(sector)
+}
+
+/// Bytes an item holds while it is solved, besides the sectors it reads: a
+/// 4-byte word per slot of a moving pair, the 2-byte codes of a placement
+/// sector (estimates of the big arrays; the index and buffers come on top).
+pub fn working_bytes(sectors: &[Sector]) -> u64 {
+    sectors
+        .iter()
+        .map(|&s| match s.is_moving() {
+            true => 4 * Indexer::get().slots(s),
+            false => codes_bytes(s),
+        })
+        .sum()
+}
+
+/// Drops kept sectors that `plan[0]` does not read, the one read furthest
+/// ahead first, until they fit in `budget` beside `plan[0]`'s arrays and
+/// reads (which may not fit alone: the budget is then exceeded by them).
+fn evict(solved: &mut Solved, plan: &[Work], budget: u64) {
+    let Some(item) = plan.first() else { return };
+    let now: BTreeSet<Sector> = item.needs().into_iter().collect();
+    let needed_now: u64 = now.iter().map(|&s| codes_bytes(s)).sum();
+    let next_use = |s: Sector| plan.iter().position(|w| w.needs().contains(&s));
+    let mut others: Vec<Sector> = solved
+        .sectors()
+        .into_iter()
+        .filter(|s| !now.contains(s))
+        .collect();
+    // Needed soonest last: the loop pops the furthest first.
+    others.sort_by_key(|&s| (std::cmp::Reverse(next_use(s)), s));
+    others.reverse();
+    let mut kept: u64 = others.iter().map(|&s| codes_bytes(s)).sum();
+    let floor = working_bytes(&item.sectors()) + needed_now;
+    while kept + floor > budget {
+        let Some(s) = others.pop() else { break };
+        solved.remove(s);
+        kept -= codes_bytes(s);
+    }
+}
+
 fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
     let start = Instant::now();
     std::fs::create_dir_all(&options.dir)
@@ -265,9 +316,13 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
             }
             continue;
         }
-        // Keep in memory only what this item and the later ones read.
+        // Keep in memory only what this item and the later ones read, and
+        // within the budget.
         let later: BTreeSet<Sector> = work[i..].iter().flat_map(Work::needs).collect();
         solved.retain(|s| later.contains(&s));
+        if let Some(budget) = options.memory {
+            evict(&mut solved, &work[i..], budget);
+        }
         for need in item.needs() {
             if solved.get(need).is_none() {
                 let values = tb

@@ -33,6 +33,16 @@ impl Solved {
     pub fn retain(&mut self, keep: impl Fn(Sector) -> bool) {
         self.tables.retain(|s, _| keep(*s));
     }
+
+    /// Forgets a sector.
+    pub fn remove(&mut self, sector: Sector) {
+        self.tables.remove(&sector);
+    }
+
+    /// The sectors held.
+    pub fn sectors(&self) -> Vec<Sector> {
+        self.tables.keys().copied().collect()
+    }
 }
 
 impl LowerSectors for Solved {
