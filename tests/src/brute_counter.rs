@@ -73,9 +73,12 @@
 //!
 //! Per position the five values with the DTC, or equivalently the outcome
 //! without the rule (win, draw, loss) and the DTC level, since a level above
-//! `N` marks the cursed or blessed ones. DTC losses may be odd (the loser's
-//! own capture into a lost position converts), so a code must not take its
-//! win or loss from the parity. `Tablebase::probe_counter(&pos, c)` for
+//! `N` marks the cursed or blessed ones. DTC has no parity: a loss may be
+//! odd (the loser's own capture into a position the opponent wins converts
+//! at once: a loss in 1) and a win even (a turn into such a loss of the
+//! opponent), so a code must not take its win or loss from the parity as
+//! `Outcome::code` does. Cursed and blessed levels exceed `N` (by up
+//! to the longest distance without the rule), so plan for values past 255. `Tablebase::probe_counter(&pos, c)` for
 //! `0 <= c < N` answers `Win(d)` if the stored value is `Win(d)` with
 //! `d <= N - c`, `Loss(d)` if it is `Loss(d)` with `d <= N - c`, and
 //! otherwise the stored value itself with `Win(d)` read as `CursedWin(d)`
