@@ -77,15 +77,19 @@
 //! odd (the loser's own capture into a position the opponent wins converts
 //! at once: a loss in 1) and a win even (a turn into such a loss of the
 //! opponent), so a code must not take its win or loss from the parity as
-//! `Outcome::code` does. Cursed and blessed levels exceed `N` (by up
-//! to the longest distance without the rule), so plan for values past 255. `Tablebase::probe_counter(&pos, c)` for
-//! `0 <= c < N` answers `Win(d)` if the stored value is `Win(d)` with
-//! `d <= N - c`, `Loss(d)` if it is `Loss(d)` with `d <= N - c`, and
-//! otherwise the stored value itself with `Win(d)` read as `CursedWin(d)`
-//! and `Loss(d)` as `BlessedLoss(d)` (both drawn at that counter). A move is
-//! valued at the counter it leads to: the value of the next position at
-//! counter 0 after a capture, at `c + 1` otherwise (the draw at `c + 1 = N`
-//! unless the move ended the game).
+//! `Outcome::code` does. Cursed and blessed levels exceed `N` (by up to
+//! about the longest distance without the rule), so plan for values past
+//! 255 when `N` is 100 or more.
+//!
+//! `Tablebase::probe_counter(&pos, c)` for `0 <= c < N` answers `Win(d)` if
+//! the stored value is `Win(d)` with `d <= N - c`, `Loss(d)` if it is
+//! `Loss(d)` with `d <= N - c`, and otherwise the stored value itself, with
+//! a `Win(d)` read as `CursedWin(d)` and a `Loss(d)` as `BlessedLoss(d)`
+//! (drawn at that counter, won or lost without the rule). A move is valued
+//! at the counter it leads to: after a capture, the next position at counter
+//! 0; otherwise at `c + 1`, which for `c + 1 = N` is a draw unless the move
+//! ended the game (the next position is lost: `Loss(0)` at every counter).
+//! A counter `c >= N` cannot occur and must be refused.
 
 use crate::brute::{adjacencies, Key};
 use std::collections::HashMap;

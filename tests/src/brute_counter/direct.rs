@@ -168,7 +168,12 @@ pub fn group(
         }
         let stationary = changed.is_empty();
         let all = c == rule.n - 1;
-        visit(c, &values, (!all).then_some(&changed_positions[..]), stationary);
+        visit(
+            c,
+            &values,
+            (!all).then_some(&changed_positions[..]),
+            stationary,
+        );
         if stationary {
             break;
         }

@@ -145,7 +145,10 @@ fn push(queues: &mut Vec<Vec<u64>>, level: u16, us: u32, i: usize) {
 /// holding the values of the sectors captures lead to. Group numbering.
 pub fn group(group: &Group, rule: Rule, lower: &Solved<RuleOutcome>) -> Vec<RuleOutcome> {
     assert!(rule.n >= 1, "the rule limit is at least one turn");
-    assert!(rule.n < u16::MAX / 2, "the rule limit leaves room for levels");
+    assert!(
+        rule.n < u16::MAX / 2,
+        "the rule limit leaves room for levels"
+    );
     let n = group.len();
     let mut cells = vec![Cell::default(); n];
     par_fill(&mut cells, 0, |i| {
