@@ -1,6 +1,7 @@
 //! End-to-end tests live in `tests/`; this library holds shared helpers.
 
 pub mod brute;
+pub mod brute_counter;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
