@@ -248,3 +248,16 @@ impl From<PositionError> for ProbeError {
         ProbeError::InvalidPosition(e)
     }
 }
+
+/// The message of an error and of its sources, joined by `: `, as the
+/// command line prints it (anyhow's `{:#}`): what the bindings report.
+pub fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
+}

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 #![allow(non_camel_case_types)]
 
+use moulin_probe::error::chain;
 use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, Tablebase};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
@@ -140,19 +141,6 @@ fn guard(body: impl FnOnce() -> Result<(), Failure>) -> c_int {
             MOULIN_ERR_PANIC
         }
     }
-}
-
-/// The message of an error and of its sources, joined by `: ` (as
-/// `moulin probe` prints it).
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(e) = source {
-        text.push_str(": ");
-        text.push_str(&e.to_string());
-        source = e.source();
-    }
-    text
 }
 
 fn probe_failure(error: ProbeError) -> Failure {

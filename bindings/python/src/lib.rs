@@ -3,6 +3,7 @@
 //! `python/moulin/__init__.pyi`.
 #![warn(missing_docs)]
 
+use moulin_probe::error::chain;
 use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, Rules, Tablebase};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -28,19 +29,6 @@ create_exception!(
     TableError,
     "A table file is damaged: truncated, bad checksum, not a table, wrong name."
 );
-
-/// The message of an error and of its sources, joined by `: ` (as the
-/// command line prints it).
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(e) = source {
-        text.push_str(": ");
-        text.push_str(&e.to_string());
-        source = e.source();
-    }
-    text
-}
 
 fn probe_error(error: ProbeError) -> PyErr {
     probe_error_in(error, "")
