@@ -73,8 +73,9 @@ impl AdviceOptions {
 ///
 /// Outcomes are those of `Tablebase::probe_moves` on the position after the
 /// move, seen by the opponent who replies. A move that ends the game (the
-/// opponent has lost, a win in 1) has no reply: every count is 0.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// opponent has lost, a win in 1) has no reply: every count is 0. Serialised
+/// as the `chances` object of `moulin probe --json`, field by field.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Chances {
     /// Legal replies of the opponent (each removal is a reply of its own).

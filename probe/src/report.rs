@@ -57,44 +57,7 @@ pub struct JsonMove {
     pub distance: Option<u16>,
     /// What the opponent's replies do (absent with `--no-chances`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub chances: Option<JsonChances>,
-}
-
-/// What the opponent's replies to a move do ([`Chances`]), in JSON.
-#[derive(Clone, Debug, Serialize)]
-pub struct JsonChances {
-    /// Legal replies.
-    pub replies: u32,
-    /// Replies that lose for the opponent.
-    pub losing: u32,
-    /// Replies that draw.
-    pub drawing: u32,
-    /// Replies that win for the opponent.
-    pub winning: u32,
-    /// Smallest loss distance among the losing replies (turns from the
-    /// opponent's turn), null if none loses.
-    pub fastest_loss: Option<u16>,
-    /// Replies that give up part of the opponent's value.
-    pub traps: u32,
-    /// Chance that a random opponent errs (traps / replies at two plies).
-    pub error_chance: f64,
-    /// Plies the error chance covers.
-    pub depth: u8,
-}
-
-impl From<&Chances> for JsonChances {
-    fn from(c: &Chances) -> JsonChances {
-        JsonChances {
-            replies: c.replies,
-            losing: c.losing,
-            drawing: c.drawing,
-            winning: c.winning,
-            fastest_loss: c.fastest_loss,
-            traps: c.traps,
-            error_chance: c.error_chance,
-            depth: c.depth,
-        }
-    }
+    pub chances: Option<Chances>,
 }
 
 /// The JSON object for a position that has no answer: `position` as it was
@@ -162,7 +125,7 @@ impl Report {
                     mv: m.to_string(),
                     outcome: o.word(),
                     distance: o.distance(),
-                    chances: self.chances.get(i).map(JsonChances::from),
+                    chances: self.chances.get(i).copied(),
                 })
                 .collect(),
         }

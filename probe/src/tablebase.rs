@@ -6,8 +6,8 @@ use crate::index::Indexer;
 use crate::position::{Node, Position};
 use crate::rules::{Move, Rules};
 use crate::sector::Sector;
-use crate::table::format::HEADER_LEN;
-use crate::table::{Block, ReadHint, Storage, Table, TableSource, TableSummary};
+use crate::table::read::read_summary;
+use crate::table::{Block, Storage, Table, TableSource, TableSummary};
 use crate::value::Outcome;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -111,14 +111,15 @@ impl Tablebase {
         let listed = listing.is_some();
         let rules = OnceLock::new();
         let mut tables = BTreeMap::new();
-        let sectors = listing.clone().unwrap_or_else(|| Sector::all(true));
+        let sectors = listing.unwrap_or_else(|| Sector::all(true));
         for (id, sector) in sectors.into_iter().enumerate() {
             let path = PathBuf::from(source.location(sector));
             let summary = if listed {
-                let summary = read_summary(&source, sector).map_err(|source| ProbeError::File {
-                    path: path.clone(),
-                    source,
-                })?;
+                let summary =
+                    listed_summary(&source, sector).map_err(|source| ProbeError::File {
+                        path: path.clone(),
+                        source,
+                    })?;
                 match rules.get() {
                     None => {
                         let _ = rules.set(summary.rules);
@@ -370,21 +371,13 @@ impl Tablebase {
     }
 }
 
-/// Reads and checks a table's header and length (not its block index).
-fn read_summary(source: &dyn TableSource, sector: Sector) -> Result<TableSummary, FileError> {
+/// Reads and checks a listed table's header and length (not its block
+/// index) and that it holds the sector its name says.
+fn listed_summary(source: &dyn TableSource, sector: Sector) -> Result<TableSummary, FileError> {
     let storage = source
         .open(sector)?
         .ok_or_else(|| FileError::Io(std::io::ErrorKind::NotFound.into()))?;
-    let len = storage.len();
-    let mut header = vec![0u8; (HEADER_LEN as u64).min(len) as usize];
-    storage.read_at(0, &mut header, ReadHint::Header)?;
-    let summary = TableSummary::parse(&header)?;
-    if summary.bytes != len {
-        return Err(FileError::Length {
-            expected: summary.bytes,
-            got: len,
-        });
-    }
+    let summary = read_summary(&*storage)?;
     if summary.sector != sector {
         return Err(FileError::WrongSector {
             file_name: sector.name(),

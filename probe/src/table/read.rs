@@ -183,6 +183,22 @@ pub fn check_file_name(path: &Path, sector: Sector) -> Result<(), FileError> {
     Ok(())
 }
 
+/// Reads and checks a table's header and compares the storage's length with
+/// it: the O(1) part of opening, without the block index.
+pub fn read_summary(data: &dyn Storage) -> Result<TableSummary, FileError> {
+    let len = data.len();
+    let mut header = vec![0u8; (HEADER_LEN as u64).min(len) as usize];
+    data.read_at(0, &mut header, ReadHint::Header)?;
+    let summary = TableSummary::parse(&header)?;
+    if len != summary.bytes {
+        return Err(FileError::Length {
+            expected: summary.bytes,
+            got: len,
+        });
+    }
+    Ok(summary)
+}
+
 /// Bytes read at once when scanning a whole file.
 const SCAN_CHUNK: usize = 1 << 20;
 
@@ -194,16 +210,7 @@ impl<S: Storage> Table<S> {
     /// file checksum are checked when read (`get`, `decode_all`,
     /// `check_checksum`).
     pub fn new(data: S) -> Result<Table<S>, FileError> {
-        let len = data.len();
-        let mut header = vec![0u8; (HEADER_LEN as u64).min(len) as usize];
-        data.read_at(0, &mut header, ReadHint::Header)?;
-        let summary = TableSummary::parse(&header)?;
-        if len != summary.bytes {
-            return Err(FileError::Length {
-                expected: summary.bytes,
-                got: len,
-            });
-        }
+        let summary = read_summary(&data)?;
         let mut end_magic = [0u8; 4];
         data.read_at(summary.data_end(), &mut end_magic, ReadHint::Header)?;
         if end_magic != END_MAGIC {
