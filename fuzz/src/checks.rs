@@ -17,7 +17,7 @@ use moulin_probe::{
 const MAX_BLOCKS: u32 = 64;
 
 /// Both rule sets the tables and the rules know.
-const RULES: [Rules; 2] = [Rules { flying: true }, Rules { flying: false }];
+const RULES: [Rules; 2] = [Rules::with_flying(true), Rules::with_flying(false)];
 
 /// Arbitrary bytes as a table file: through `Table` (open, locate, get,
 /// every block up to `MAX_BLOCKS`, `decode_all`, `check_checksum`) and

@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let no_flying = encode_table(
         "1v1h8v8".parse()?,
-        Rules { flying: false },
+        Rules::with_flying(false),
         &codes("1v1h8v8".parse()?, 50),
         &WriteOptions {
             block_bytes: 24,
@@ -207,6 +207,8 @@ fn huge_sector(valid: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
         holes: 0,
         max_win: None,
         max_loss: None,
+        cursed_wins: 0,
+        blessed_losses: 0,
         encoding: Encoding::U8,
         block_slots,
         blocks,

@@ -185,6 +185,21 @@ pub enum ProbeError {
         /// Why.
         source: io::Error,
     },
+    /// A counter was given, but the tables carry no no-capture rule.
+    NoCaptureRule,
+    /// A counter the no-capture rule cannot reach: at or past the limit.
+    CounterOutOfRange {
+        /// The counter asked for.
+        counter: u16,
+        /// The tables' no-capture limit.
+        limit: u16,
+    },
+    /// A counter other than 0 for a position with stones in hand: every
+    /// placement resets the counter.
+    CounterInPlacement {
+        /// The counter asked for.
+        counter: u16,
+    },
     /// A table file is damaged or unreadable.
     File {
         /// The file.
@@ -194,12 +209,8 @@ pub enum ProbeError {
     },
 }
 
-fn rules_text(rules: &Rules) -> &'static str {
-    if rules.flying {
-        "flying"
-    } else {
-        "no flying"
-    }
+fn rules_text(rules: &Rules) -> String {
+    rules.to_string()
 }
 
 impl fmt::Display for ProbeError {
@@ -227,6 +238,20 @@ impl fmt::Display for ProbeError {
             ProbeError::Directory { path, .. } => {
                 write!(f, "cannot list table directory {}", path.display())
             }
+            ProbeError::NoCaptureRule => f.write_str(
+                "the tables carry no no-capture rule, so they answer no counter \
+                 (solve with --no-capture-limit N)",
+            ),
+            ProbeError::CounterOutOfRange { counter, limit } => write!(
+                f,
+                "counter {counter} is out of range: the no-capture limit of the tables \
+                 is {limit}, so 0 <= counter < {limit}"
+            ),
+            ProbeError::CounterInPlacement { counter } => write!(
+                f,
+                "counter {counter} with stones in hand: every placement resets the \
+                 counter, so it is 0 during placement"
+            ),
             ProbeError::File { path, .. } => write!(f, "table {}", path.display()),
         }
     }

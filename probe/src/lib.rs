@@ -5,6 +5,7 @@
 
 pub mod advice;
 pub mod board;
+pub mod counter;
 pub mod error;
 pub mod index;
 pub mod level;
@@ -27,7 +28,7 @@ pub use sector::Sector;
 pub use table::write_table;
 pub use table::{ReadHint, Storage, Table, TableSource, TableSummary};
 pub use tablebase::Tablebase;
-pub use value::Outcome;
+pub use value::{Outcome, RuleOutcome};
 
 /// The README's Rust examples, compiled as doctests.
 #[doc = include_str!("../../README.md")]

@@ -12,15 +12,41 @@ pub struct Rules {
     /// A player with exactly three stones on the board and none in hand may
     /// move a stone to any free point.
     pub flying: bool,
+    /// The no-capture rule (`RULES.md`): the game is drawn after this many
+    /// turns in a row without a capture (in the moving phase); `None`: no
+    /// such rule, the tables count the distance to the end of the game.
+    pub no_capture_limit: Option<u16>,
 }
+
+/// The largest no-capture limit a table set can be solved for: distances to
+/// conversion past the limit (cursed wins, blessed losses) still fit a code.
+pub const MAX_NO_CAPTURE_LIMIT: u16 = 4096;
 
 impl Default for Rules {
     fn default() -> Rules {
-        Rules { flying: true }
+        Rules::with_flying(true)
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.flying { "flying" } else { "no flying" })?;
+        if let Some(n) = self.no_capture_limit {
+            write!(f, ", no-capture limit {n}")?;
+        }
+        Ok(())
     }
 }
 
 impl Rules {
+    /// The rules with or without flying, and no no-capture limit.
+    pub const fn with_flying(flying: bool) -> Rules {
+        Rules {
+            flying,
+            no_capture_limit: None,
+        }
+    }
+
     /// Whether the player to move in `node` flies.
     #[inline]
     pub fn flies(&self, node: &Node) -> bool {
@@ -285,7 +311,7 @@ mod tests {
             let from = m.from.unwrap().index();
             ADJACENT[from] & m.to.bit() != 0
         }));
-        let no_fly = Rules { flying: false };
+        let no_fly = Rules::with_flying(false);
         let pos: Position = "W:a1,d1,g7 B:b2,d2,f2,d6 w".parse().unwrap();
         // a1-a4, d1-g1, g7-g4, g7-d7 (no mill: d1 has left a1-d1-g1).
         assert_eq!(no_fly.legal_moves(&pos).len(), 4);

@@ -212,7 +212,9 @@ impl Tablebase {
         Ok(&self.entry(sector)?.path)
     }
 
-    /// The outcome of a position for the player to move.
+    /// The outcome of a position for the player to move. Under the
+    /// no-capture rule: the value at counter 0 (see `probe_counter`), a
+    /// cursed win or blessed loss as a draw, the distance a DTC.
     pub fn probe(&self, pos: &Position) -> Result<Outcome, ProbeError> {
         pos.validate()?;
         self.probe_valid(&pos.node())
@@ -226,7 +228,7 @@ impl Tablebase {
 
     /// The rules, learnt from the table of `sector` if no table told them
     /// yet (a source that cannot list).
-    fn rules_for(&self, sector: Sector) -> Result<Rules, ProbeError> {
+    pub(crate) fn rules_for(&self, sector: Sector) -> Result<Rules, ProbeError> {
         if let Some(&rules) = self.rules.get() {
             return Ok(rules);
         }
@@ -241,7 +243,12 @@ impl Tablebase {
 
     fn probe_valid(&self, node: &Node) -> Result<Outcome, ProbeError> {
         let sector = Sector::of(node);
-        if self.rules_for(sector)?.is_lost(node) {
+        let rules = self.rules_for(sector)?;
+        if rules.no_capture_limit.is_some() {
+            // Rule tables: the value at counter 0.
+            return Ok(self.stored_rule_value(node)?.outcome());
+        }
+        if rules.is_lost(node) {
             return Ok(Outcome::Loss(0));
         }
         let slot = Indexer::get().index(node);
@@ -258,8 +265,22 @@ impl Tablebase {
     /// Every legal move with the outcome it leads to, seen by the player who
     /// makes it (a move to a lost position is `Win(1)`), in the order of
     /// `Rules::legal_moves`. Empty when the game is over.
+    ///
+    /// Under the no-capture rule: the moves at counter 0 (see
+    /// `probe_moves_counter`), cursed and blessed values as draws.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Outcome)>, ProbeError> {
         pos.validate()?;
+        if self
+            .rules_for(Sector::of(&pos.node()))?
+            .no_capture_limit
+            .is_some()
+        {
+            return Ok(self
+                .probe_moves_counter(pos, 0)?
+                .into_iter()
+                .map(|(m, v)| (m, v.outcome()))
+                .collect());
+        }
         let node = pos.node();
         let mut next = Vec::new();
         self.rules_for(Sector::of(&node))?

@@ -90,6 +90,185 @@ impl Outcome {
     }
 }
 
+/// A position's value under the no-capture rule (`RULES.md`) at a given
+/// counter, in five values, with the distance to conversion (DTC): turns to
+/// the next capture or the end of the game, the winner shortest, the loser
+/// longest. Rule tables store the value at counter 0; for a position of the
+/// moving phase one stored DTC answers every counter (see
+/// `RuleOutcome::at_counter`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleOutcome {
+    /// The player to move wins: it forces a winning conversion within the
+    /// turns the counter leaves.
+    Win(u16),
+    /// Won without the rule, drawn under it (at this counter).
+    CursedWin(u16),
+    /// Drawn with or without the rule.
+    Draw,
+    /// Lost without the rule, drawn under it (at this counter).
+    BlessedLoss(u16),
+    /// The player to move loses before the counter runs out.
+    Loss(u16),
+}
+
+/// Largest distance a rule code can carry.
+pub const MAX_RULE_DISTANCE: u16 = (u16::MAX - 4) / 4 - 1;
+
+impl RuleOutcome {
+    /// The stored code of a rule table: 0 draw, `4d + 1` loss, `4d + 2`
+    /// win, `4d + 3` blessed loss, `4d + 4` cursed win (the outcome is
+    /// stored, not told by the parity of the distance); `None` for a
+    /// distance beyond `MAX_RULE_DISTANCE`.
+    #[inline]
+    pub fn code(self) -> Option<u16> {
+        let (d, kind) = match self {
+            RuleOutcome::Draw => return Some(DRAW),
+            RuleOutcome::Loss(d) => (d, 1),
+            RuleOutcome::Win(d) => (d, 2),
+            RuleOutcome::BlessedLoss(d) => (d, 3),
+            RuleOutcome::CursedWin(d) => (d, 4),
+        };
+        (d <= MAX_RULE_DISTANCE).then(|| 4 * d + kind)
+    }
+
+    /// The value of a stored rule code; `None` for a hole.
+    #[inline]
+    pub fn from_code(code: u16) -> Option<RuleOutcome> {
+        if code == HOLE {
+            return None;
+        }
+        let d = (code.wrapping_sub(1)) / 4;
+        Some(match code {
+            DRAW => RuleOutcome::Draw,
+            c => match (c - 1) % 4 {
+                0 => RuleOutcome::Loss(d),
+                1 => RuleOutcome::Win(d),
+                2 => RuleOutcome::BlessedLoss(d),
+                _ => RuleOutcome::CursedWin(d),
+            },
+        })
+    }
+
+    /// The value at counter `c` of a moving-phase position whose value at
+    /// counter 0 is `self`, under a limit of `n` turns (`c < n`): a win
+    /// (loss) with a DTC of at most `n - c` stays one, a longer one is
+    /// drawn at that counter (cursed, blessed). The threshold property of
+    /// `RULES.md`, checked against a brute force over (position, counter).
+    #[inline]
+    pub fn at_counter(self, n: u16, c: u16) -> RuleOutcome {
+        let left = n.saturating_sub(c);
+        match self {
+            RuleOutcome::Win(d) if d > left => RuleOutcome::CursedWin(d),
+            RuleOutcome::Loss(d) if d > left => RuleOutcome::BlessedLoss(d),
+            v => v,
+        }
+    }
+
+    /// A moving-phase value found by levels under a limit of `n` turns:
+    /// past `n` a win is cursed and a loss blessed.
+    #[inline]
+    pub fn by_level(win: bool, level: u16, n: u16) -> RuleOutcome {
+        match (win, level <= n) {
+            (true, true) => RuleOutcome::Win(level),
+            (true, false) => RuleOutcome::CursedWin(level),
+            (false, true) => RuleOutcome::Loss(level),
+            (false, false) => RuleOutcome::BlessedLoss(level),
+        }
+    }
+
+    /// What the value of the position after a move means for the player who
+    /// made it (a loss of the opponent is a win, a blessed loss a cursed
+    /// win), one turn further.
+    #[inline]
+    pub fn before_move(self) -> RuleOutcome {
+        match self {
+            RuleOutcome::Draw => RuleOutcome::Draw,
+            RuleOutcome::Win(d) => RuleOutcome::Loss(d.saturating_add(1)),
+            RuleOutcome::CursedWin(d) => RuleOutcome::BlessedLoss(d.saturating_add(1)),
+            RuleOutcome::BlessedLoss(d) => RuleOutcome::CursedWin(d.saturating_add(1)),
+            RuleOutcome::Loss(d) => RuleOutcome::Win(d.saturating_add(1)),
+        }
+    }
+
+    /// What a capture into a position of this value (at counter 0) is for
+    /// the capturer: a conversion, so a DTC of 1, or `n + 1` when it keeps
+    /// a cursed or blessed value (Syzygy's way of ordering them).
+    #[inline]
+    pub fn by_capture(self, n: u16) -> RuleOutcome {
+        match self {
+            RuleOutcome::Draw => RuleOutcome::Draw,
+            RuleOutcome::Loss(_) => RuleOutcome::Win(1),
+            RuleOutcome::BlessedLoss(_) => RuleOutcome::CursedWin(n + 1),
+            RuleOutcome::CursedWin(_) => RuleOutcome::BlessedLoss(n + 1),
+            RuleOutcome::Win(_) => RuleOutcome::Loss(1),
+        }
+    }
+
+    /// The DTC, `None` for a draw.
+    pub fn distance(self) -> Option<u16> {
+        match self {
+            RuleOutcome::Draw => None,
+            RuleOutcome::Win(d)
+            | RuleOutcome::CursedWin(d)
+            | RuleOutcome::BlessedLoss(d)
+            | RuleOutcome::Loss(d) => Some(d),
+        }
+    }
+
+    /// The outcome under the rule: cursed wins and blessed losses are draws.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            RuleOutcome::Win(d) => Outcome::Win(d),
+            RuleOutcome::Loss(d) => Outcome::Loss(d),
+            _ => Outcome::Draw,
+        }
+    }
+
+    /// `win`, `cursed-win`, `draw`, `blessed-loss` or `loss`.
+    pub fn word(self) -> &'static str {
+        match self {
+            RuleOutcome::Win(_) => "win",
+            RuleOutcome::CursedWin(_) => "cursed-win",
+            RuleOutcome::Draw => "draw",
+            RuleOutcome::BlessedLoss(_) => "blessed-loss",
+            RuleOutcome::Loss(_) => "loss",
+        }
+    }
+
+    /// Orders values from the mover's point of view: a higher rank is
+    /// better (wins, then cursed wins, draws, blessed losses, losses; the
+    /// shorter win and the longer loss first).
+    pub fn rank(self) -> i32 {
+        match self {
+            RuleOutcome::Win(d) => 4_000_000 - d as i32,
+            RuleOutcome::CursedWin(d) => 2_000_000 - d as i32,
+            RuleOutcome::Draw => 0,
+            RuleOutcome::BlessedLoss(d) => -2_000_000 + d as i32,
+            RuleOutcome::Loss(d) => -4_000_000 + d as i32,
+        }
+    }
+}
+
+impl From<Outcome> for RuleOutcome {
+    /// A value without the rule, as a rule value (no cursed or blessed one).
+    fn from(o: Outcome) -> RuleOutcome {
+        match o {
+            Outcome::Win(d) => RuleOutcome::Win(d),
+            Outcome::Loss(d) => RuleOutcome::Loss(d),
+            Outcome::Draw => RuleOutcome::Draw,
+        }
+    }
+}
+
+impl fmt::Display for RuleOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.distance() {
+            None => f.write_str("draw"),
+            Some(d) => write!(f, "{} {d}", self.word()),
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -129,5 +308,83 @@ mod tests {
         assert!(Outcome::Win(3).rank() > Outcome::Win(5).rank());
         assert!(Outcome::Loss(8).rank() > Outcome::Loss(2).rank());
         assert!(Outcome::Draw.rank() > Outcome::Loss(100).rank());
+    }
+
+    #[test]
+    fn rule_codes_round_trip_and_keep_the_outcome() {
+        let mut seen = std::collections::HashSet::new();
+        for d in [0, 1, 2, 3, 50, 51, 255, 256, MAX_RULE_DISTANCE] {
+            for v in [
+                RuleOutcome::Win(d),
+                RuleOutcome::CursedWin(d),
+                RuleOutcome::BlessedLoss(d),
+                RuleOutcome::Loss(d),
+                RuleOutcome::Draw,
+            ] {
+                let code = v.code().unwrap();
+                assert_ne!(code, HOLE);
+                assert_eq!(RuleOutcome::from_code(code), Some(v), "{v}");
+                seen.insert((code, v));
+            }
+        }
+        // Distinct values never share a code.
+        let codes: std::collections::HashSet<u16> = seen.iter().map(|&(c, _)| c).collect();
+        let values: std::collections::HashSet<RuleOutcome> = seen.iter().map(|&(_, v)| v).collect();
+        assert_eq!(codes.len(), values.len());
+        assert_eq!(RuleOutcome::Loss(0).code(), Some(LOST_NOW));
+        assert_eq!(RuleOutcome::Win(MAX_RULE_DISTANCE + 1).code(), None);
+        assert_eq!(RuleOutcome::from_code(HOLE), None);
+        // Every code but the hole is some value.
+        for code in 0..HOLE {
+            assert!(RuleOutcome::from_code(code).is_some());
+        }
+    }
+
+    #[test]
+    fn the_threshold_reads_a_counter() {
+        // N = 10: a win in 4 holds up to counter 6, then is drawn.
+        assert_eq!(RuleOutcome::Win(4).at_counter(10, 6), RuleOutcome::Win(4));
+        assert_eq!(
+            RuleOutcome::Win(4).at_counter(10, 7),
+            RuleOutcome::CursedWin(4)
+        );
+        assert_eq!(
+            RuleOutcome::Loss(10).at_counter(10, 0),
+            RuleOutcome::Loss(10)
+        );
+        assert_eq!(
+            RuleOutcome::Loss(10).at_counter(10, 1),
+            RuleOutcome::BlessedLoss(10)
+        );
+        assert_eq!(RuleOutcome::Loss(0).at_counter(10, 9), RuleOutcome::Loss(0));
+        assert_eq!(RuleOutcome::Draw.at_counter(10, 9), RuleOutcome::Draw);
+        assert_eq!(
+            RuleOutcome::by_level(true, 11, 10),
+            RuleOutcome::CursedWin(11)
+        );
+        assert_eq!(RuleOutcome::by_level(false, 10, 10), RuleOutcome::Loss(10));
+        assert_eq!(
+            RuleOutcome::BlessedLoss(7).before_move(),
+            RuleOutcome::CursedWin(8)
+        );
+        assert_eq!(RuleOutcome::Loss(30).by_capture(10), RuleOutcome::Win(1));
+        assert_eq!(
+            RuleOutcome::CursedWin(30).by_capture(10),
+            RuleOutcome::BlessedLoss(11)
+        );
+        let order = [
+            RuleOutcome::Win(1),
+            RuleOutcome::Win(9),
+            RuleOutcome::CursedWin(11),
+            RuleOutcome::CursedWin(40),
+            RuleOutcome::Draw,
+            RuleOutcome::BlessedLoss(40),
+            RuleOutcome::BlessedLoss(11),
+            RuleOutcome::Loss(9),
+            RuleOutcome::Loss(0),
+        ];
+        for w in order.windows(2) {
+            assert!(w[0].rank() > w[1].rank(), "{} before {}", w[0], w[1]);
+        }
     }
 }

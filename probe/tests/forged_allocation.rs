@@ -59,6 +59,8 @@ fn forged() -> Vec<u8> {
         holes: 0,
         max_win: None,
         max_loss: None,
+        cursed_wins: 0,
+        blessed_losses: 0,
         encoding: Encoding::U8,
         block_slots,
         blocks,

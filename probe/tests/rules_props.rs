@@ -197,7 +197,7 @@ fn position() -> impl Strategy<Value = Position> {
 }
 
 fn rules() -> impl Strategy<Value = Rules> {
-    prop_oneof![4 => Just(Rules { flying: true }), 1 => Just(Rules { flying: false })]
+    prop_oneof![4 => Just(Rules::with_flying(true)), 1 => Just(Rules::with_flying(false))]
 }
 
 fn stones(pos: &Position, side: Side) -> (Bitboard, u8) {

@@ -137,7 +137,7 @@ fn output_does_not_depend_on_threads() {
             threads,
             ..small_blocks(2048)
         };
-        encode_table(s, Rules { flying: false }, &codes, &options).unwrap()
+        encode_table(s, Rules::with_flying(false), &codes, &options).unwrap()
     };
     let one = encode(1);
     assert_eq!(one, encode(2));

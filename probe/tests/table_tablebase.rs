@@ -116,7 +116,7 @@ fn invalid_positions_are_refused() {
 
 #[test]
 fn rules_come_from_the_tables() {
-    let no_fly = Rules { flying: false };
+    let no_fly = Rules::with_flying(false);
     let (dir, _) = three_v_three(no_fly);
     let tb = Tablebase::open(dir.path()).unwrap();
     assert_eq!(tb.rules(), no_fly);

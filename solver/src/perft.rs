@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn bulk_count_agrees_with_generation() {
         let rules = Rules::default();
-        let no_fly = Rules { flying: false };
+        let no_fly = Rules::with_flying(false);
         for text in [
             "W: B: w 9 9",
             "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w",
@@ -206,7 +206,7 @@ mod tests {
             "W:a1,d1,g1,b4,d6 B:a4,a7,d7,g7 b",
             "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w",
         ] {
-            for rules in [Rules { flying: true }, Rules { flying: false }] {
+            for rules in [Rules::with_flying(true), Rules::with_flying(false)] {
                 walk(&rules, &pos(text).node(), 3);
             }
         }

@@ -661,9 +661,7 @@ fn run(
         .flatten()
         .filter(|s| s.rules.flying)
         .count();
-    let rules = Rules {
-        flying: 2 * flying >= headers.values().flatten().count(),
-    };
+    let rules = Rules::with_flying(2 * flying >= headers.values().flatten().count());
     let order = Sector::all(true);
     let mut targets: Vec<Sector> = if options.sectors.is_empty() {
         tables.keys().copied().collect()

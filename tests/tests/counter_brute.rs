@@ -266,7 +266,7 @@ fn threshold_property_every_limit_every_sector() {
 /// Turns of a node by the probe's rules (not the reference's generator).
 fn probe_turns(node: &Node, flying: bool) -> Vec<(bool, Node)> {
     let mut out = Vec::new();
-    Rules { flying }.for_each_move(node, |m, next| out.push((m.remove.is_some(), next)));
+    Rules::with_flying(flying).for_each_move(node, |m, next| out.push((m.remove.is_some(), next)));
     out
 }
 
@@ -395,7 +395,7 @@ fn a_mill_on_the_last_turn_counts() {
 fn a_block_on_the_last_turn_counts() {
     let block = parse("W:a4,g4,d3 B:a1,d1,g1 w");
     let after = parse("W:a4,g4,d2 B:a1,d1,g1 b");
-    assert!(Rules { flying: false }.is_lost(&after));
+    assert!(Rules::with_flying(false).is_lost(&after));
     let rule = Rule {
         n: 3,
         flying: false,
@@ -417,7 +417,7 @@ fn with_a_limit_of_one_only_the_next_turn_counts() {
         let rule = Rule { n: 1, flying };
         let groups = small_groups();
         let solved = direct::solve(&groups, rule, |_, _, _, _, _| {});
-        let rules = Rules { flying };
+        let rules = Rules::with_flying(flying);
         for key in [moving(3, 3), moving(4, 3)] {
             let values = solved.sector(key).unwrap();
             for (i, &v) in values.iter().enumerate() {

@@ -26,7 +26,7 @@ fn check(flying: bool, stride: usize) {
     let options = SolveOptions {
         dir: dir.path().to_path_buf(),
         max_stones: 4,
-        rules: Rules { flying },
+        rules: Rules::with_flying(flying),
         ..Default::default()
     };
     solve_moving(&options).unwrap();
@@ -50,7 +50,7 @@ fn check(flying: bool, stride: usize) {
     assert_eq!(moves.len(), 24);
     for (m, got) in moves {
         let mut next = None;
-        moulin_probe::Rules { flying }.for_each_move(&start, |mv, n| {
+        moulin_probe::Rules::with_flying(flying).for_each_move(&start, |mv, n| {
             if mv == m {
                 next = Some(n);
             }

@@ -26,13 +26,13 @@ fn solved(flying: bool) -> &'static (TempDir, Tablebase) {
         let options = SolveOptions {
             dir: dir.path().to_path_buf(),
             max_stones: 4,
-            rules: Rules { flying },
+            rules: Rules::with_flying(flying),
             placement: true,
             ..Default::default()
         };
         solve_moving(&options).unwrap();
         let tb = Tablebase::open(dir.path()).unwrap();
-        assert_eq!(tb.rules(), Rules { flying });
+        assert_eq!(tb.rules(), Rules::with_flying(flying));
         (dir, tb)
     })
 }

@@ -128,7 +128,7 @@ impl PyPosition {
     /// Every legal move (`d2`, `b2-b4`, `b2-b4xg4`); empty when the game is over.
     #[pyo3(signature = (flying = true))]
     fn legal_moves(&self, flying: bool) -> Vec<String> {
-        Rules { flying }
+        Rules::with_flying(flying)
             .legal_moves(&self.0)
             .iter()
             .map(Move::to_string)
@@ -142,7 +142,7 @@ impl PyPosition {
         let mv: Move = r#move
             .parse()
             .map_err(|e| PyValueError::new_err(format!("invalid move `{move}`: {e}")))?;
-        Rules { flying }
+        Rules::with_flying(flying)
             .play(&self.0, mv)
             .map(PyPosition)
             .map_err(|e| PyValueError::new_err(e.to_string()))
@@ -152,7 +152,7 @@ impl PyPosition {
     /// blocked.
     #[pyo3(signature = (flying = true))]
     fn is_lost(&self, flying: bool) -> bool {
-        Rules { flying }.is_lost(&self.0.node())
+        Rules::with_flying(flying).is_lost(&self.0.node())
     }
 
     fn __str__(&self) -> String {

@@ -4,7 +4,7 @@
 
 use crate::error::FileError;
 use crate::index::{count_positions, Indexer};
-use crate::rules::Rules;
+use crate::rules::{Rules, MAX_NO_CAPTURE_LIMIT};
 use crate::sector::Sector;
 
 /// The first eight bytes of every table file.
@@ -22,8 +22,12 @@ pub const TRAILER_LEN: usize = 8;
 /// Largest decompressed block the reader accepts, so that a damaged header
 /// cannot make it allocate much.
 pub const MAX_BLOCK_BYTES: u64 = 1 << 20;
-/// The only rule flag this version knows: bit 0, flying.
+/// Rule flag bit 0: flying.
 const FLAG_FLYING: u32 = 1;
+/// Rule flag bit 1: the no-capture rule. Its limit is the u16 at byte 112,
+/// the codes are rule codes (`RuleOutcome::code`), and bytes 116..124 hold
+/// the class counts of cursed wins and blessed losses (u32 each).
+const FLAG_NO_CAPTURE: u32 = 2;
 /// "No win / no loss" in the longest-distance fields.
 const NONE_DISTANCE: u16 = u16::MAX;
 
@@ -100,10 +104,19 @@ pub struct TableSummary {
     pub positions: Counts,
     /// Slots that are holes (see `index`).
     pub holes: u64,
-    /// Longest win in turns, if any position is won.
+    /// Longest win in turns, if any position is won (under the no-capture
+    /// rule: the longest DTC of a win at counter 0).
     pub max_win: Option<u16>,
-    /// Longest loss in turns, if any position is lost.
+    /// Longest loss in turns, if any position is lost (under the rule: the
+    /// longest DTC of a loss at counter 0).
     pub max_loss: Option<u16>,
+    /// Under the no-capture rule, classes won without the rule but drawn
+    /// under it at counter 0 (counted among the draws of `classes`); 0
+    /// without the rule.
+    pub cursed_wins: u64,
+    /// Under the no-capture rule, classes lost without the rule but drawn
+    /// under it at counter 0 (counted among the draws); 0 without the rule.
+    pub blessed_losses: u64,
     /// Layout of the values.
     pub encoding: Encoding,
     /// Slots per block (the last block may be shorter).
@@ -139,7 +152,10 @@ impl TableSummary {
         h[0..8].copy_from_slice(&MAGIC);
         h[8..10].copy_from_slice(&VERSION.to_le_bytes());
         h[10..12].copy_from_slice(&(HEADER_LEN as u16).to_le_bytes());
-        let flags = if self.rules.flying { FLAG_FLYING } else { 0 };
+        let mut flags = if self.rules.flying { FLAG_FLYING } else { 0 };
+        if self.rules.no_capture_limit.is_some() {
+            flags |= FLAG_NO_CAPTURE;
+        }
         h[12..16].copy_from_slice(&flags.to_le_bytes());
         let s = self.sector;
         h[16..20].copy_from_slice(&[s.stm_board, s.opp_board, s.stm_hand, s.opp_hand]);
@@ -164,6 +180,12 @@ impl TableSummary {
         h[104..106].copy_from_slice(&self.max_win.unwrap_or(NONE_DISTANCE).to_le_bytes());
         h[106..108].copy_from_slice(&self.max_loss.unwrap_or(NONE_DISTANCE).to_le_bytes());
         h[108..112].copy_from_slice(&self.level.to_le_bytes());
+        if let Some(n) = self.rules.no_capture_limit {
+            h[112..114].copy_from_slice(&n.to_le_bytes());
+            // Slots fit 32 bits (the index ranks them in a u32).
+            h[116..120].copy_from_slice(&(self.cursed_wins as u32).to_le_bytes());
+            h[120..124].copy_from_slice(&(self.blessed_losses as u32).to_le_bytes());
+        }
         let crc = crc32fast::hash(&h[..HEADER_LEN - 4]);
         h[HEADER_LEN - 4..].copy_from_slice(&crc.to_le_bytes());
         h
@@ -216,12 +238,21 @@ impl TableSummary {
 
     fn fields(h: &[u8]) -> Result<TableSummary, FileError> {
         let flags = u32_at(h, 12);
-        if flags & !FLAG_FLYING != 0 {
+        if flags & !(FLAG_FLYING | FLAG_NO_CAPTURE) != 0 {
             // The header's CRC held: a newer writer's rule option, not damage.
             return Err(FileError::Unsupported(format!(
-                "rule flags {flags:#x} (this reader knows only bit 0, flying)"
+                "rule flags {flags:#x} (this reader knows bit 0, flying, and bit 1, \
+                 the no-capture rule)"
             )));
         }
+        let rule = flags & FLAG_NO_CAPTURE != 0;
+        let limit = u16_at(h, 112);
+        if rule && !(1..=MAX_NO_CAPTURE_LIMIT).contains(&limit) {
+            return Err(FileError::Unsupported(format!(
+                "no-capture limit {limit} (this reader knows 1 to {MAX_NO_CAPTURE_LIMIT})"
+            )));
+        }
+        let rule_bytes = if rule { &h[114..116] } else { &h[112..124] };
         let sector = Sector {
             stm_board: h[16],
             opp_board: h[17],
@@ -237,7 +268,10 @@ impl TableSummary {
         let encoding = Encoding::from_byte(h[21])
             .filter(|e| e.width() == h[20])
             .ok_or_else(|| corrupt(format!("unknown encoding {} of width {}", h[21], h[20])))?;
-        if h[22..24] != [0, 0] || h[112..HEADER_LEN - 4].iter().any(|&b| b != 0) {
+        if h[22..24] != [0, 0]
+            || rule_bytes.iter().any(|&b| b != 0)
+            || h[124..HEADER_LEN - 4].iter().any(|&b| b != 0)
+        {
             return Err(corrupt("reserved header bytes are not zero".into()));
         }
         let word = |i: usize| u64_at(h, 32 + 8 * i);
@@ -246,6 +280,7 @@ impl TableSummary {
             sector,
             rules: Rules {
                 flying: flags & FLAG_FLYING != 0,
+                no_capture_limit: rule.then_some(limit),
             },
             encoding,
             block_slots: u32_at(h, 24),
@@ -265,6 +300,8 @@ impl TableSummary {
             },
             max_win: distance(104),
             max_loss: distance(106),
+            cursed_wins: if rule { u32_at(h, 116) as u64 } else { 0 },
+            blessed_losses: if rule { u32_at(h, 120) as u64 } else { 0 },
             level: i32::from_le_bytes(h[108..112].try_into().expect("4 bytes")),
         })
     }
@@ -305,10 +342,18 @@ impl TableSummary {
                 "position counts do not add up to the positions of the sector".into(),
             ));
         }
+        // Without the rule a win's distance is odd and a loss's even; a
+        // distance to conversion has no parity.
+        let rule = self.rules.no_capture_limit.is_some();
         let parity_ok = |d: Option<u16>, count: u64, odd: bool| match d {
             None => count == 0,
-            Some(d) => count > 0 && (d % 2 == 1) == odd,
+            Some(d) => count > 0 && (rule || (d % 2 == 1) == odd),
         };
+        if self.cursed_wins as u128 + self.blessed_losses as u128 > self.classes.draw as u128 {
+            return Err(corrupt(
+                "more cursed wins and blessed losses than draws".into(),
+            ));
+        }
         if !parity_ok(self.max_win, self.classes.win, true)
             || !parity_ok(self.max_loss, self.classes.loss, false)
             || (self.classes.win == 0) != (self.positions.win == 0)
@@ -319,7 +364,8 @@ impl TableSummary {
                 "longest win/loss disagree with the outcome counts".into(),
             ));
         }
-        if self.encoding == Encoding::U8 && self.max_win.max(self.max_loss) >= Some(254) {
+        let one_byte = if rule { 64 } else { 254 };
+        if self.encoding == Encoding::U8 && self.max_win.max(self.max_loss) >= Some(one_byte) {
             return Err(corrupt("one-byte values with distances beyond 253".into()));
         }
         Ok(())

@@ -11,7 +11,7 @@ use crate::error::FileError;
 use crate::index::{count_positions, Indexer};
 use crate::rules::Rules;
 use crate::sector::Sector;
-use crate::value::{Outcome, HOLE};
+use crate::value::{Outcome, RuleOutcome, HOLE};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Cursor, Seek, SeekFrom, Write};
@@ -171,8 +171,13 @@ pub fn encode_table(
 }
 
 /// Counts and longest distances of the values, and whether every code fits
-/// one byte.
-fn summarize(sector: Sector, values: &[u16]) -> Result<(TableSummary, bool), FileError> {
+/// one byte. `rules` tells how the codes read (rule codes under the
+/// no-capture rule).
+fn summarize(
+    sector: Sector,
+    rules: Rules,
+    values: &[u16],
+) -> Result<(TableSummary, bool), FileError> {
     let ix = Indexer::get();
     let slots = ix.slots(sector);
     if values.len() as u64 != slots {
@@ -181,25 +186,40 @@ fn summarize(sector: Sector, values: &[u16]) -> Result<(TableSummary, bool), Fil
             values.len()
         )));
     }
+    let rule = rules.no_capture_limit.is_some();
     let (mut classes, mut positions) = (Counts::default(), Counts::default());
     let (mut holes, mut max_win, mut max_loss, mut max_code) = (0, None, None, 0);
+    let (mut cursed_wins, mut blessed_losses) = (0, 0);
     for (slot, &code) in values.iter().enumerate() {
-        let Some(outcome) = Outcome::from_code(code) else {
+        let value = if rule {
+            RuleOutcome::from_code(code)
+        } else {
+            Outcome::from_code(code).map(RuleOutcome::from)
+        };
+        let Some(value) = value else {
             holes += 1;
             continue;
         };
         max_code = max_code.max(code);
         let weight = ix.class_size(sector, slot as u64) as u64;
-        let (class, all) = match outcome {
-            Outcome::Win(d) => {
+        let (class, all) = match value {
+            RuleOutcome::Win(d) => {
                 max_win = max_win.max(Some(d));
                 (&mut classes.win, &mut positions.win)
             }
-            Outcome::Loss(d) => {
+            RuleOutcome::Loss(d) => {
                 max_loss = max_loss.max(Some(d));
                 (&mut classes.loss, &mut positions.loss)
             }
-            Outcome::Draw => (&mut classes.draw, &mut positions.draw),
+            RuleOutcome::CursedWin(_) => {
+                cursed_wins += 1;
+                (&mut classes.draw, &mut positions.draw)
+            }
+            RuleOutcome::BlessedLoss(_) => {
+                blessed_losses += 1;
+                (&mut classes.draw, &mut positions.draw)
+            }
+            RuleOutcome::Draw => (&mut classes.draw, &mut positions.draw),
         };
         *class += 1;
         *all += weight;
@@ -214,13 +234,15 @@ fn summarize(sector: Sector, values: &[u16]) -> Result<(TableSummary, bool), Fil
     }
     let summary = TableSummary {
         sector,
-        rules: Rules::default(),
+        rules,
         slots,
         classes,
         positions,
         holes,
         max_win,
         max_loss,
+        cursed_wins,
+        blessed_losses,
         encoding: Encoding::U8,
         block_slots: 0,
         blocks: 0,
@@ -254,7 +276,7 @@ fn encode_to<W: Write + Seek>(
     values: &[u16],
     options: &WriteOptions,
 ) -> Result<TableSummary, FileError> {
-    let (mut summary, fits_u8) = summarize(sector, values)?;
+    let (mut summary, fits_u8) = summarize(sector, rules, values)?;
     let encoding = match options.encoding {
         None if fits_u8 => Encoding::U8,
         None => Encoding::U16Planes,

@@ -16,9 +16,7 @@ pub struct Args {
 /// Runs `moulin moves`.
 pub fn run(args: &Args) -> super::Outcome {
     let pos = super::parse_position(&args.position)?;
-    let rules = Rules {
-        flying: !args.no_flying,
-    };
+    let rules = Rules::with_flying(!args.no_flying);
     let mut out = String::new();
     match game_over(&rules, &pos) {
         Some(reason) => {

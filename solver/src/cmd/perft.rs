@@ -35,9 +35,7 @@ pub fn run(args: &Args) -> super::Outcome {
     if args.threads == Some(0) {
         return Err(super::InputError("--threads must be at least 1".into()).into());
     }
-    let rules = Rules {
-        flying: !args.no_flying,
-    };
+    let rules = Rules::with_flying(!args.no_flying);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;

@@ -170,7 +170,7 @@ fn probe(args: &Args) -> super::Outcome {
     let mut tb = Tablebase::open(&args.dir)
         .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?;
     if args.no_flying {
-        tb = tb.with_rules(Rules { flying: false })?;
+        tb = tb.with_rules(Rules::with_flying(false))?;
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

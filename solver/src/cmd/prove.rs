@@ -75,7 +75,7 @@ pub fn run(args: &Args) -> super::Outcome {
         .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?
         .with_cache_bytes(args.cache_mib << 20);
     if args.no_flying {
-        tb = tb.with_rules(Rules { flying: false })?;
+        tb = tb.with_rules(Rules::with_flying(false))?;
     }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {

@@ -32,6 +32,13 @@ pub struct Args {
     /// Rule option: a player with three stones moves like everyone else.
     #[arg(long)]
     pub no_flying: bool,
+    /// Rule option: the game is drawn after this many turns in a row
+    /// without a capture (RULES.md; 50 and 100 are usual). The tables then
+    /// store win / cursed win / draw / blessed loss / loss with the distance
+    /// to conversion, answering every counter. A directory holds tables of
+    /// one rule set only.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=moulin_probe::rules::MAX_NO_CAPTURE_LIMIT as i64))]
+    pub no_capture_limit: Option<u16>,
     /// No progress bars.
     #[arg(long, short)]
     pub quiet: bool,
@@ -87,6 +94,7 @@ pub fn run(args: &Args) -> super::Outcome {
         placement: args.placement || args.all,
         rules: Rules {
             flying: !args.no_flying,
+            no_capture_limit: args.no_capture_limit,
         },
         threads: args.threads,
         progress: !args.quiet,

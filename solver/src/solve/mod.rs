@@ -5,6 +5,7 @@ pub mod driver;
 pub mod memory;
 pub mod placement;
 pub mod retro;
+pub mod scheme;
 
 pub use driver::{solve_moving, SolveOptions, SolveReport};
 

@@ -15,10 +15,11 @@
 //! its own turns, and the reads that miss the cache go down by as much.
 
 use super::retro::{for_each_capture_slot, LowerSectors, Progress};
+use super::scheme::Scheme;
 use moulin_probe::board::{forms_mill, removable, stones_in_mills, POINTS};
 use moulin_probe::index::{colex_rank, compress, Indexer, BINOMIAL};
 use moulin_probe::value::{HOLE, LOST_NOW as LOST};
-use moulin_probe::{Outcome, Rules, Sector};
+use moulin_probe::{Rules, Sector};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -73,6 +74,8 @@ struct Successors<'a> {
     capture: &'a [u16],
     /// Whether a capture leaves the opponent with fewer than three stones.
     capture_loses: bool,
+    /// How the codes read.
+    scheme: Scheme,
 }
 
 /// Solves one placement sector (the player to move has stones in hand).
@@ -85,7 +88,11 @@ pub fn solve_placement(
     progress: &dyn Progress,
 ) -> Vec<u16> {
     assert!(sector.stm_hand > 0, "{sector} is not a placement sector");
-    let _ = rules; // placements are the same with or without flying
+    // Placements are the same with or without flying; under the no-capture
+    // rule every successor is at counter 0 (a placement resets it), so the
+    // pass is the same minimax over the successors' stored values, one
+    // turn further each, with rule codes ordered by `RuleOutcome::rank`.
+    let scheme = Scheme::of(rules);
     let ix = Indexer::get();
     let n = ix.slots(sector);
     let (quiet, capture) = placement_reads(sector);
@@ -96,6 +103,7 @@ pub fn solve_placement(
             Capture::Impossible | Capture::Wins => &[],
         },
         capture_loses: capture == Capture::Wins,
+        scheme,
     };
     let orbits = ix.orbits(sector.opp_board as usize);
     let per_orbit = n.checked_div(orbits).unwrap_or(0);
@@ -186,7 +194,8 @@ impl Block {
         for &(k, s) in &self.capture_slots {
             let code = next.capture[s as usize];
             let best = &mut self.capture[k as usize];
-            if *best == HOLE || Best::key(code) < Best::key(*best) {
+            let key = |c| next.scheme.placement_key(c);
+            if *best == HOLE || key(code) < key(*best) {
                 *best = code;
             }
         }
@@ -198,7 +207,7 @@ impl Block {
                     return HOLE;
                 }
                 let code = compress(node.us, rep);
-                let mut best = Best::default();
+                let mut best = Best::new(next.scheme);
                 let mut open = all_free & !code;
                 while open != 0 {
                     let j = open.trailing_zeros();
@@ -211,7 +220,7 @@ impl Block {
                         best.offer(self.quiet[entry]);
                     }
                 }
-                best.value()
+                best.value(next.scheme)
             })
             .collect()
     }
@@ -221,47 +230,36 @@ impl Block {
 struct Best {
     key: u32,
     code: u16,
-}
-
-impl Default for Best {
-    fn default() -> Best {
-        Best {
-            key: u32::MAX,
-            code: HOLE,
-        }
-    }
+    scheme: Scheme,
 }
 
 impl Best {
-    /// Orders successor codes by their value for the opponent (who moves
-    /// there): losses by distance, then draws, then wins, slowest first.
-    #[inline]
-    fn key(code: u16) -> u32 {
-        match code {
-            0 => 1 << 16,
-            c if c % 2 == 1 => c as u32,
-            c => (2 << 16) - c as u32,
+    fn new(scheme: Scheme) -> Best {
+        Best {
+            key: u32::MAX,
+            code: HOLE,
+            scheme,
         }
     }
 
     #[inline]
     fn offer(&mut self, code: u16) {
         debug_assert_ne!(code, HOLE, "index never yields a hole");
-        let key = Best::key(code);
+        let key = self.scheme.placement_key(code);
         if key < self.key {
             self.key = key;
             self.code = code;
         }
     }
 
-    /// The position's code: the best successor's outcome, seen before the
+    /// The position's code: the best successor's value, seen before the
     /// move (a position without a turn is lost, never the case while the
     /// mover has stones in hand and the board has room).
-    fn value(&self) -> u16 {
-        match Outcome::from_code(self.code) {
+    fn value(&self, scheme: Scheme) -> u16 {
+        match self.code {
+            HOLE => LOST,
             // Distances of the moving phase stay far below the code's limit.
-            Some(o) => o.before_move().code().expect("a distance a code carries"),
-            None => LOST,
+            code => scheme.before_move(code),
         }
     }
 }
@@ -269,6 +267,7 @@ impl Best {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use moulin_probe::Outcome;
 
     #[test]
     fn a_placement_pass_reads_only_the_sectors_it_needs() {
@@ -303,15 +302,16 @@ mod tests {
         for x in outcomes {
             for y in outcomes {
                 // The opponent's view after the move: a lower key is better for the mover.
-                let by_key = Best::key(x.code().unwrap()) < Best::key(y.code().unwrap());
+                let key = |o: Outcome| Scheme::Dtw.placement_key(o.code().unwrap());
+                let by_key = key(x) < key(y);
                 let by_rank = x.before_move().rank() > y.before_move().rank();
                 assert_eq!(by_key, by_rank, "{x} vs {y}");
             }
         }
-        let mut best = Best::default();
+        let mut best = Best::new(Scheme::Dtw);
         for o in outcomes {
             best.offer(o.code().unwrap());
         }
-        assert_eq!(Some(best.value()), Outcome::Win(1).code());
+        assert_eq!(Some(best.value(Scheme::Dtw)), Outcome::Win(1).code());
     }
 }

@@ -26,10 +26,11 @@
 //! indexing any successor during initialisation.
 
 use super::memory::huge_vec;
+use super::scheme::{Conversion, Scheme};
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS};
 use moulin_probe::index::{Frame, Indexer};
 use moulin_probe::value::HOLE;
-use moulin_probe::{Node, Outcome, Rules, Sector};
+use moulin_probe::{Node, Rules, Sector};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -69,8 +70,8 @@ struct SectorState {
     /// Per slot, the value in the low 16 bits and the counter in the high
     /// 16: one cache line holds both, and propagation touches each once.
     slots: Vec<AtomicU32>,
-    /// Positions to resolve at a later level: `level -> slots`.
-    seeds: Mutex<BTreeMap<u16, Vec<u32>>>,
+    /// Positions to resolve at a later level: `(level, won) -> slots`.
+    seeds: Mutex<BTreeMap<(u16, bool), Vec<u32>>>,
 }
 
 /// Calls `f(from, to, us_after)` for every turn of the mover (no hand).
@@ -142,15 +143,19 @@ pub(super) fn for_each_capture_slot(
     }
 }
 
+/// A seed: the level a position resolves at, and whether it is won there.
+type Seed = Option<(u16, bool)>;
+
 /// Initial state of one slot: its value, counter and the level it is a seed of.
 fn initial(
     rules: &Rules,
+    scheme: Scheme,
     ix: &Indexer,
     values: &[u16],
     sector: Sector,
     slot: u64,
     node: Node,
-) -> (u16, u16, Option<u16>) {
+) -> (u16, u16, Seed) {
     if !ix.frame(node.them).is_plain() && ix.index(&node) != slot {
         return (HOLE, NEVER, None);
     }
@@ -172,11 +177,10 @@ fn initial(
             *c = values[slot as usize];
         }
         for &code in &codes[..slots.len()] {
-            match Outcome::from_code(code) {
-                Some(Outcome::Loss(d)) => best_win = best_win.min(d + 1),
-                Some(Outcome::Win(d)) => loss_bound = loss_bound.max(d + 1),
-                Some(Outcome::Draw) => can_draw = true,
-                None => unreachable!("index never yields a hole"),
+            match scheme.capture(code) {
+                Conversion::Win(l) => best_win = best_win.min(l),
+                Conversion::Loss(l) => loss_bound = loss_bound.max(l),
+                Conversion::Draw => can_draw = true,
             }
         }
     };
@@ -206,17 +210,17 @@ fn initial(
         best_win = 1;
     }
     if !any {
-        return (UNRESOLVED, 0, Some(0)); // blocked: lost now
+        return (UNRESOLVED, 0, Some((0, false))); // blocked: lost now
     }
     if best_win != u16::MAX {
-        return (UNRESOLVED, NEVER, Some(best_win));
+        return (UNRESOLVED, NEVER, Some((best_win, true)));
     }
     if can_draw {
         return (UNRESOLVED, NEVER, None);
     }
     let value = UNRESOLVED | loss_bound;
     if turns == 0 {
-        return (value, 0, Some(loss_bound));
+        return (value, 0, Some((loss_bound, false)));
     }
     (value, turns * orbit as u16, None)
 }
@@ -224,6 +228,7 @@ fn initial(
 impl SectorState {
     fn new(
         rules: &Rules,
+        scheme: Scheme,
         lower: &dyn LowerSectors,
         sector: Sector,
         progress: &dyn Progress,
@@ -239,7 +244,7 @@ impl SectorState {
             &[]
         };
         let slots: Vec<AtomicU32> = huge_vec(n, |_| AtomicU32::new(0));
-        let seeds: Vec<(u16, u32)> = (0..n.div_ceil(CHUNK))
+        let seeds: Vec<((u16, bool), u32)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|c| {
                 let mut local = Vec::new();
@@ -248,7 +253,8 @@ impl SectorState {
                 let ix = Indexer::get();
                 for (slot, node) in ix.positions(sector, range.start as u64..range.end as u64) {
                     let slot = slot as usize;
-                    let (v, k, seed) = initial(rules, ix, lower_values, sector, slot as u64, node);
+                    let (v, k, seed) =
+                        initial(rules, scheme, ix, lower_values, sector, slot as u64, node);
                     slots[slot].store(pack(v, k), Relaxed);
                     if let Some(level) = seed {
                         local.push((level, slot as u32));
@@ -259,7 +265,7 @@ impl SectorState {
                 local
             })
             .collect();
-        let mut by_level: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
+        let mut by_level: BTreeMap<(u16, bool), Vec<u32>> = BTreeMap::new();
         for (level, slot) in seeds {
             by_level.entry(level).or_default().push(slot);
         }
@@ -281,6 +287,7 @@ pub fn solve_pair(
     progress: &dyn Progress,
 ) -> Vec<(Sector, Vec<u16>)> {
     let ix = Indexer::get();
+    let scheme = Scheme::of(rules);
     let mut sectors = vec![Sector::moving(a, b)];
     if a != b {
         sectors.push(Sector::moving(b, a));
@@ -290,53 +297,69 @@ pub fn solve_pair(
     let clock = std::time::Instant::now();
     let states: Vec<SectorState> = sectors
         .iter()
-        .map(|&s| SectorState::new(rules, lower, s, progress, &done, total))
+        .map(|&s| SectorState::new(rules, scheme, lower, s, progress, &done, total))
         .collect();
     let init_time = clock.elapsed();
     // The predecessors of a position of states[i] are in states[partner(i)].
     let partner = |i: usize| if states.len() == 2 { 1 - i } else { 0 };
 
-    let mut frontier: Vec<Vec<u32>> = vec![Vec::new(); states.len()];
+    // Per sector, the positions resolved at the current level: lost ones
+    // (index 0) and won ones (index 1). Without the rule the parity of the
+    // level tells which; a distance to conversion has no parity.
+    let mut frontier: Vec<[Vec<u32>; 2]> = vec![Default::default(); states.len()];
     let mut level: u16 = 0;
     loop {
         // Seeds of this level join the positions found by the last level.
         for (i, st) in states.iter().enumerate() {
-            let seeds = st.seeds.lock().unwrap().remove(&level).unwrap_or_default();
-            for slot in seeds {
-                if resolve(&st.slots[slot as usize], level) {
-                    frontier[i].push(slot);
+            for won in [false, true] {
+                let seeds = st
+                    .seeds
+                    .lock()
+                    .unwrap()
+                    .remove(&(level, won))
+                    .unwrap_or_default();
+                let code = scheme.code(won, level);
+                for slot in seeds {
+                    if resolve(&st.slots[slot as usize], code) {
+                        frontier[i][won as usize].push(slot);
+                    }
                 }
             }
         }
-        let resolved: u64 = frontier.iter().map(|f| f.len() as u64).sum();
+        let resolved: u64 = frontier.iter().flatten().map(|f| f.len() as u64).sum();
         progress.level(level, resolved);
         let pending = states.iter().any(|st| !st.seeds.lock().unwrap().is_empty());
         if resolved == 0 && !pending {
             break;
         }
-        let mut next: Vec<Vec<u32>> = vec![Vec::new(); states.len()];
-        for (i, slots) in frontier.iter().enumerate() {
+        let mut next: Vec<[Vec<u32>; 2]> = vec![Default::default(); states.len()];
+        for (i, lists) in frontier.iter().enumerate() {
             let from = &states[i];
             let to = &states[partner(i)];
-            next[partner(i)] = slots
-                .par_chunks(1 << 14)
-                .flat_map_iter(|chunk| {
-                    let mut found = Vec::with_capacity(chunk.len() * 4);
-                    // One position ahead: its reads are under way while
-                    // the updates of the one before run.
-                    let mut ahead: Option<Predecessors> = None;
-                    for &slot in chunk {
-                        let preds = predecessors(rules, from, to, slot, level);
-                        if let Some(previous) = ahead.replace(preds) {
-                            propagate(to, &previous, level, &mut found);
+            for (won, slots) in lists.iter().enumerate() {
+                let won = won == 1;
+                // A lost position makes its predecessors won; a won one
+                // may make them lost.
+                next[partner(i)][!won as usize] = slots
+                    .par_chunks(1 << 14)
+                    .flat_map_iter(|chunk| {
+                        let mut found = Vec::with_capacity(chunk.len() * 4);
+                        // One position ahead: its reads are under way while
+                        // the updates of the one before run.
+                        let mut ahead: Option<Predecessors> = None;
+                        for &slot in chunk {
+                            let preds = predecessors(rules, from, to, slot, won);
+                            if let Some(previous) = ahead.replace(preds) {
+                                propagate(scheme, to, &previous, level, won, &mut found);
+                            }
                         }
-                    }
-                    if let Some(last) = ahead {
-                        propagate(to, &last, level, &mut found);
-                    }
-                    found
-                })
-                .collect();
+                        if let Some(last) = ahead {
+                            propagate(scheme, to, &last, level, won, &mut found);
+                        }
+                        found
+                    })
+                    .collect();
+            }
         }
         frontier = next;
         level += 1;
@@ -370,17 +393,16 @@ fn pack(value: u16, counter: u16) -> u32 {
     value as u32 | (counter as u32) << 16
 }
 
-/// Resolves an unresolved slot at `level` (a win if odd, a loss if even);
-/// false if it was resolved already.
+/// Resolves an unresolved slot to `code`; false if it was resolved already.
 #[inline]
-fn resolve(slot: &AtomicU32, level: u16) -> bool {
+fn resolve(slot: &AtomicU32, code: u16) -> bool {
     let mut current = slot.load(Relaxed);
     loop {
         let value = current as u16;
         if value & UNRESOLVED == 0 || value == HOLE {
             return false;
         }
-        let resolved = (current & !0xffff) | (level as u32 + 1);
+        let resolved = (current & !0xffff) | code as u32;
         match slot.compare_exchange_weak(current, resolved, Relaxed, Relaxed) {
             Ok(_) => return true,
             Err(seen) => current = seen,
@@ -388,7 +410,7 @@ fn resolve(slot: &AtomicU32, level: u16) -> bool {
     }
 }
 
-/// The predecessors of one position resolved at a level, ranked.
+/// The predecessors of one resolved position, ranked.
 struct Predecessors {
     slots: [u32; 64],
     n: usize,
@@ -406,16 +428,16 @@ fn predecessors(
     from: &SectorState,
     to_state: &SectorState,
     slot: u32,
-    level: u16,
+    won: bool,
 ) -> Predecessors {
     let ix = Indexer::get();
     let node = ix
         .unindex(from.sector, slot as u64)
         .expect("slot within sector");
-    let weight = if level.is_multiple_of(2) {
-        0
-    } else {
+    let weight = if won {
         ix.class_size(from.sector, slot as u64) as u16
+    } else {
+        0
     };
     // Every predecessor's opponent holds `node.us`: one frame ranks them all.
     let frame = ix.frame(node.us);
@@ -453,12 +475,19 @@ fn prefetch(word: &AtomicU32) {
     let _ = word;
 }
 
-/// Passes the news of one position resolved at `level` to its predecessors
-/// (ranked by `predecessors`): a lost position makes them won, a won one
-/// takes its weight off their counters.
+/// Passes the news of one position resolved at `level` (`won` or lost) to
+/// its predecessors (ranked by `predecessors`): a lost position makes them
+/// won, a won one takes its weight off their counters.
 #[inline]
-fn propagate(to_state: &SectorState, preds: &Predecessors, level: u16, found: &mut Vec<u32>) {
-    let lost = level.is_multiple_of(2);
+fn propagate(
+    scheme: Scheme,
+    to_state: &SectorState,
+    preds: &Predecessors,
+    level: u16,
+    won: bool,
+    found: &mut Vec<u32>,
+) {
+    let lost = !won;
     let weight = preds.weight;
     let (preds, n) = (&preds.slots, preds.n);
     let mut seen = [0u32; 64];
@@ -471,7 +500,7 @@ fn propagate(to_state: &SectorState, preds: &Predecessors, level: u16, found: &m
             continue; // resolved already: neither a new win nor a counter to update
         }
         if lost {
-            if resolve(&to_state.slots[p], level + 1) {
+            if resolve(&to_state.slots[p], scheme.code(true, level + 1)) {
                 found.push(p as u32);
             }
             continue;
@@ -486,14 +515,14 @@ fn propagate(to_state: &SectorState, preds: &Predecessors, level: u16, found: &m
             // Nothing else writes this slot any more.
             let bound = before as u16 & !UNRESOLVED;
             if bound <= level + 1 {
-                slot.store(level as u32 + 2, Relaxed);
+                slot.store(scheme.code(false, level + 1) as u32, Relaxed);
                 found.push(p as u32);
             } else {
                 to_state
                     .seeds
                     .lock()
                     .unwrap()
-                    .entry(bound)
+                    .entry((bound, false))
                     .or_default()
                     .push(p as u32);
             }

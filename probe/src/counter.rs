@@ -1,0 +1,146 @@
+//! Probing under the no-capture rule (`RULES.md`): the value of a position
+//! at any counter from the one value a rule table stores per position.
+//!
+//! A rule table stores the value at counter 0 (`RuleOutcome`, with its
+//! distance to conversion, DTC). In the moving phase the value at counter
+//! `c` follows by the threshold property (`RuleOutcome::at_counter`). During
+//! placement the counter is always 0 (a placement resets it), and the stored
+//! distance counts the turns to the first conversion of the moving phase
+//! (placements and placement captures counted as ordinary turns), the winner
+//! shortest and the loser longest.
+//!
+//! A move is valued at the counter it leads to: after a capture in the
+//! moving phase the next position at counter 0, and the capture itself is a
+//! conversion (DTC 1, or `N + 1` when it keeps a cursed or blessed value);
+//! after any other moving turn the next position at `c + 1`, which at
+//! `c + 1 = N` is a draw unless the turn ended the game; after a placement
+//! the next position at counter 0, one turn further.
+
+use crate::error::{FileError, ProbeError};
+use crate::index::Indexer;
+use crate::position::{Node, Position};
+use crate::rules::Move;
+use crate::sector::Sector;
+use crate::tablebase::Tablebase;
+use crate::value::RuleOutcome;
+
+impl Tablebase {
+    /// The no-capture limit of the tables, `None` for tables without the rule.
+    pub fn no_capture_limit(&self) -> Option<u16> {
+        self.rules().no_capture_limit
+    }
+
+    /// The value of a position under the tables' no-capture rule when
+    /// `counter` turns have passed since the last capture or placement
+    /// (`0 <= counter < N`; always 0 with stones in hand).
+    ///
+    /// Errors: `NoCaptureRule` for tables without the rule,
+    /// `CounterOutOfRange` for `counter >= N`, `CounterInPlacement` for a
+    /// counter other than 0 while the player to move has stones in hand,
+    /// and those of `probe`.
+    pub fn probe_counter(&self, pos: &Position, counter: u16) -> Result<RuleOutcome, ProbeError> {
+        pos.validate()?;
+        let node = pos.node();
+        let n = self.check_counter(&node, counter)?;
+        let stored = self.stored_rule_value(&node)?;
+        Ok(if node.us_hand > 0 || node.them_hand > 0 {
+            stored
+        } else {
+            stored.at_counter(n, counter)
+        })
+    }
+
+    /// Every legal move with its value for the player who makes it, at the
+    /// counter it leads to (see the module docs), in the order of
+    /// `Rules::legal_moves`. Empty when the game is over.
+    pub fn probe_moves_counter(
+        &self,
+        pos: &Position,
+        counter: u16,
+    ) -> Result<Vec<(Move, RuleOutcome)>, ProbeError> {
+        pos.validate()?;
+        let node = pos.node();
+        let n = self.check_counter(&node, counter)?;
+        let rules = self.rules_for(Sector::of(&node))?;
+        let placing = node.us_hand > 0;
+        let mut next = Vec::new();
+        rules.for_each_move(&node, |m, after| next.push((m, after)));
+        next.into_iter()
+            .map(|(m, after)| {
+                let value = self.stored_rule_value(&after)?;
+                let mine = if placing {
+                    value.before_move()
+                } else if m.remove.is_some() {
+                    if rules.is_lost(&after) {
+                        RuleOutcome::Win(1)
+                    } else {
+                        value.by_capture(n)
+                    }
+                } else if counter + 1 == n {
+                    // The counter reaches the limit: a draw, unless the turn
+                    // ended the game (the end-of-game rules come first).
+                    if rules.is_lost(&after) {
+                        RuleOutcome::Win(1)
+                    } else {
+                        RuleOutcome::Draw
+                    }
+                } else {
+                    value.at_counter(n, counter + 1).before_move()
+                };
+                Ok((m, mine))
+            })
+            .collect()
+    }
+
+    /// Every move that keeps the value optimal at this counter: the fastest
+    /// wins, else the fastest cursed wins, else any draw, else the slowest
+    /// blessed losses, else the slowest losses. Empty when the game is over.
+    pub fn best_moves_counter(
+        &self,
+        pos: &Position,
+        counter: u16,
+    ) -> Result<Vec<Move>, ProbeError> {
+        let moves = self.probe_moves_counter(pos, counter)?;
+        let best = moves.iter().map(|(_, v)| v.rank()).max();
+        Ok(moves
+            .into_iter()
+            .filter(|(_, v)| Some(v.rank()) == best)
+            .map(|(m, _)| m)
+            .collect())
+    }
+
+    /// The limit, after checking that `counter` can occur at `node`.
+    fn check_counter(&self, node: &Node, counter: u16) -> Result<u16, ProbeError> {
+        let rules = self.rules_for(Sector::of(node))?;
+        let n = rules.no_capture_limit.ok_or(ProbeError::NoCaptureRule)?;
+        if counter >= n {
+            return Err(ProbeError::CounterOutOfRange { counter, limit: n });
+        }
+        if counter != 0 && (node.us_hand > 0 || node.them_hand > 0) {
+            return Err(ProbeError::CounterInPlacement { counter });
+        }
+        Ok(n)
+    }
+
+    /// The stored value (at counter 0) of a valid node of rule tables;
+    /// `Loss(0)` when its mover has lost.
+    pub(crate) fn stored_rule_value(&self, node: &Node) -> Result<RuleOutcome, ProbeError> {
+        let sector = Sector::of(node);
+        let rules = self.rules_for(sector)?;
+        if rules.no_capture_limit.is_none() {
+            return Err(ProbeError::NoCaptureRule);
+        }
+        if rules.is_lost(node) {
+            return Ok(RuleOutcome::Loss(0));
+        }
+        let slot = Indexer::get().index(node);
+        let code = self.code(sector, slot)?;
+        RuleOutcome::from_code(code).ok_or_else(|| ProbeError::File {
+            path: self
+                .path(sector)
+                .map(|p| p.to_path_buf())
+                .unwrap_or_default(),
+            source: FileError::Corrupt(format!("slot {slot} of a position is a hole")),
+        })
+    }
+}
