@@ -8,6 +8,8 @@
 #   scripts/full-solve.sh                 # everything, into data/tables
 #   scripts/full-solve.sh /big/disk/tb    # elsewhere
 #   MOVING_ONLY=1 scripts/full-solve.sh   # only the 49 moving-phase sectors
+#   SOLVE_ARGS="--no-capture-limit 50" scripts/full-solve.sh data/tables-n50
+#                                         # rule tables (issue 12), any option
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-data/tables}
@@ -17,9 +19,9 @@ bin=target/release/moulin
 what=(--all)
 [ -n "${MOVING_ONLY:-}" ] && what=(--moving)
 log="$dir/full-solve.log"
-echo "== $(date -u +%FT%TZ) moulin solve ${what[*]} --dir $dir" >> "$log"
+echo "== $(date -u +%FT%TZ) moulin solve ${what[*]} ${SOLVE_ARGS:-} --dir $dir" >> "$log"
 /usr/bin/time -f 'wall %e s, user %U s, sys %S s, peak memory %M KiB' -a -o "$log" \
-  "$bin" solve "${what[@]}" --dir "$dir" | tee -a "$log"
+  "$bin" solve "${what[@]}" ${SOLVE_ARGS:-} --dir "$dir" | tee -a "$log"
 echo "disk: $(du -sb "$dir" | cut -f1) bytes in $(ls "$dir"/*.mtb | wc -l) tables" | tee -a "$log"
 if [ -z "${MOVING_ONLY:-}" ]; then
   "$bin" probe --dir "$dir" "W: B: w 9 9" | tee -a "$log"

@@ -9,7 +9,7 @@ use crate::error::ProbeError;
 use crate::position::Position;
 use crate::rules::Move;
 use crate::tablebase::Tablebase;
-use crate::value::Outcome;
+use crate::value::RuleOutcome;
 use serde::Serialize;
 
 /// A position's outcome and every legal move's outcome, from the tables.
@@ -17,27 +17,33 @@ use serde::Serialize;
 pub struct Report {
     /// The position asked about.
     pub position: Position,
-    /// Its outcome for the player to move.
-    pub outcome: Outcome,
+    /// Its outcome for the player to move (tables without the no-capture
+    /// rule give only wins, draws and losses).
+    pub outcome: RuleOutcome,
     /// Every legal move with its outcome for the mover, best first (moves of
     /// equal value by practical chances with `with_chances`, else in the
-    /// order of `Rules::legal_moves`). Empty when the game is over.
-    pub moves: Vec<(Move, Outcome)>,
+    /// order of `Rules::legal_moves`). Empty when the game is over. Under
+    /// the no-capture rule each move is valued at the counter it leads to.
+    pub moves: Vec<(Move, RuleOutcome)>,
     /// The practical chances of each move, in the order of `moves` (empty
     /// from `Report::new`).
     pub chances: Vec<Chances>,
 }
 
 /// One JSON object of `moulin probe --json`: `position`, `outcome` (`win`,
-/// `loss`, `draw`), `distance` (turns, null for a draw), `best_moves`, and
-/// `moves` (`move`, `outcome`, `distance` and `chances` for each, best first).
+/// `loss`, `draw`; under the no-capture rule also `cursed-win` and
+/// `blessed-loss`), `distance` (turns, null for a draw; under the rule the
+/// distance to conversion), `best_moves`, and `moves` (`move`, `outcome`,
+/// `distance` and `chances` for each, best first).
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonReport {
     /// The position in the notation of `RULES.md`.
     pub position: String,
-    /// `win`, `loss` or `draw` for the player to move.
+    /// `win`, `loss` or `draw` for the player to move (`cursed-win`,
+    /// `blessed-loss` too under the no-capture rule).
     pub outcome: &'static str,
-    /// Turns to the end of the game, `None` (null) for a draw.
+    /// Turns to the end of the game (under the no-capture rule: to the next
+    /// conversion), `None` (null) for a draw.
     pub distance: Option<u16>,
     /// The moves that keep the outcome optimal.
     pub best_moves: Vec<String>,
@@ -51,9 +57,11 @@ pub struct JsonMove {
     /// The move in the notation of `RULES.md` (`d2`, `b2-b4`, `b2-b4xg4`).
     #[serde(rename = "move")]
     pub mv: String,
-    /// `win`, `loss` or `draw` for the player who makes the move.
+    /// `win`, `loss` or `draw` (`cursed-win`, `blessed-loss`) for the
+    /// player who makes the move.
     pub outcome: &'static str,
-    /// Turns to the end of the game counting this move, `None` for a draw.
+    /// Turns to the end of the game (to conversion) counting this move,
+    /// `None` for a draw.
     pub distance: Option<u16>,
     /// What the opponent's replies do (absent with `--no-chances`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,10 +79,37 @@ pub struct JsonError<'a> {
 }
 
 impl Report {
-    /// Probes a position and all its moves.
+    /// Probes a position and all its moves (under the no-capture rule: at
+    /// counter 0).
     pub fn new(tb: &Tablebase, position: Position) -> Result<Report, ProbeError> {
-        let outcome = tb.probe(&position)?;
-        let mut moves = tb.probe_moves(&position)?;
+        if tb.no_capture_limit().is_some() {
+            return Report::at_counter(tb, position, 0);
+        }
+        let outcome = tb.probe(&position)?.into();
+        let mut moves: Vec<(Move, RuleOutcome)> = tb
+            .probe_moves(&position)?
+            .into_iter()
+            .map(|(m, o)| (m, o.into()))
+            .collect();
+        moves.sort_by_key(|(_, o)| -o.rank());
+        Ok(Report {
+            position,
+            outcome,
+            moves,
+            chances: Vec::new(),
+        })
+    }
+
+    /// Probes a position under the tables' no-capture rule when `counter`
+    /// turns have passed without a capture, and all its moves at the
+    /// counter each leads to (`Tablebase::probe_counter`).
+    pub fn at_counter(
+        tb: &Tablebase,
+        position: Position,
+        counter: u16,
+    ) -> Result<Report, ProbeError> {
+        let outcome = tb.probe_counter(&position, counter)?;
+        let mut moves = tb.probe_moves_counter(&position, counter)?;
         moves.sort_by_key(|(_, o)| -o.rank());
         Ok(Report {
             position,
@@ -91,12 +126,16 @@ impl Report {
         position: Position,
         options: &AdviceOptions,
     ) -> Result<Report, ProbeError> {
-        let outcome = tb.probe(&position)?;
+        if tb.no_capture_limit().is_some() {
+            // The chances count replies without the counter: none here.
+            return Report::at_counter(tb, position, 0);
+        }
+        let outcome = tb.probe(&position)?.into();
         let advice = tb.advise(&position, options)?;
         Ok(Report {
             position,
             outcome,
-            moves: advice.iter().map(|a| (a.mv, a.outcome)).collect(),
+            moves: advice.iter().map(|a| (a.mv, a.outcome.into())).collect(),
             chances: advice.iter().map(|a| a.chances).collect(),
         })
     }

@@ -24,21 +24,21 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::{Frame, Indexer};
-use moulin_probe::table::format::HEADER_LEN;
-use moulin_probe::table::read::check_file_name;
-use moulin_probe::table::{Counts, Table, TableSummary, EXTENSION};
+use moulin_probe::table::{Counts, TableSummary, EXTENSION};
 use moulin_probe::value::HOLE;
-use moulin_probe::{Move, Node, Outcome, Position, Rules, Sector, Side};
+use moulin_probe::{Move, Node, Position, RuleOutcome, Rules, Sector, Side};
 use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
-use std::error::Error;
 use std::fmt;
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+mod files;
 mod manifest;
+mod rule;
+
+use files::{list_tables, load, read_header, Listing, Loaded};
 
 pub use manifest::{manifest, ManifestEntry, MANIFEST_COLUMNS};
 
@@ -121,6 +121,10 @@ pub struct Tally {
     pub max_win: Option<u16>,
     /// Longest stored loss.
     pub max_loss: Option<u16>,
+    /// Cursed wins among the classes drawn (rule tables).
+    pub cursed_wins: u64,
+    /// Blessed losses among the classes drawn (rule tables).
+    pub blessed_losses: u64,
 }
 
 impl Tally {
@@ -134,6 +138,8 @@ impl Tally {
             a.draw += b.draw;
         }
         self.holes += o.holes;
+        self.cursed_wins += o.cursed_wins;
+        self.blessed_losses += o.blessed_losses;
         self.max_win = self.max_win.max(o.max_win);
         self.max_loss = self.max_loss.max(o.max_loss);
     }
@@ -156,6 +162,12 @@ impl Tally {
             ("positions lost", s.positions.loss, self.positions.loss),
             ("positions drawn", s.positions.draw, self.positions.draw),
             ("holes", s.holes, self.holes),
+            ("classes cursed won", s.cursed_wins, self.cursed_wins),
+            (
+                "classes blessed lost",
+                s.blessed_losses,
+                self.blessed_losses,
+            ),
         ];
         for (name, h, v) in counts {
             field(name, h.to_string(), v.to_string());
@@ -235,11 +247,11 @@ impl SectorValues<'_> {
             .map(|(_, v)| *v)
     }
 
-    /// The stored outcome of a successor, seen by its player to move.
+    /// The stored value of a successor, seen by its player to move.
     #[inline]
-    fn successor(&self, next: &Node) -> Result<Outcome, String> {
+    fn successor(&self, next: &Node) -> Result<RuleOutcome, String> {
         if next.us_total() < 3 {
-            return Ok(Outcome::Loss(0));
+            return Ok(RuleOutcome::Loss(0));
         }
         let sector = Sector::of(next);
         let Some(values) = self.table(sector) else {
@@ -250,7 +262,7 @@ impl SectorValues<'_> {
         let slot = Indexer::get().index(next);
         match values.get(slot as usize).copied() {
             Some(HOLE) => Err(format!("a move leads to slot {slot} of {sector}, a hole")),
-            Some(code) => Ok(Outcome::from_code(code).expect("not a hole")),
+            Some(code) => Ok(rule::decode(&self.rules, code).expect("not a hole")),
             None => Err(format!(
                 "a move leads to slot {slot} of {sector}, past its end"
             )),
@@ -260,13 +272,13 @@ impl SectorValues<'_> {
     /// The value the rules give a position from its successors' stored
     /// values, with the best move (`None` when there is no move); an error
     /// when a successor cannot be read. The slow path, for messages.
-    fn derive(&self, node: &Node) -> Result<(Outcome, Option<Move>), String> {
-        let mut best: Option<(Outcome, Move)> = None;
+    fn derive(&self, node: &Node) -> Result<(RuleOutcome, Option<Move>), String> {
+        let mut best: Option<(RuleOutcome, Move)> = None;
         let mut failure = None;
         self.rules.for_each_move(node, |m, next| {
             match self.successor(&next) {
                 Ok(after) => {
-                    let mine = after.before_move();
+                    let mine = rule::move_value(&self.rules, node, m.remove.is_some(), after);
                     let better = match best {
                         None => true,
                         Some((b, _)) => mine.rank() > b.rank(),
@@ -285,7 +297,7 @@ impl SectorValues<'_> {
         }
         Ok(match best {
             Some((o, m)) => (o, Some(m)),
-            None => (Outcome::Loss(0), None),
+            None => (RuleOutcome::Loss(0), None),
         })
     }
 
@@ -300,16 +312,17 @@ impl SectorValues<'_> {
         &self,
         node: &Node,
         tables: &Lookup<'_>,
-        next_slots: &mut Vec<(u32, u64)>,
+        next_slots: &mut Vec<(u32, u64, bool)>,
     ) -> Option<i32> {
         const LOST: u32 = u32::MAX;
         let ix = Indexer::get();
         next_slots.clear();
         // The turns of one move that remove different stones share a frame.
         let mut last: Option<(u32, Frame)> = None;
-        self.rules.for_each_move(node, |_, next| {
+        self.rules.for_each_move(node, |m, next| {
+            let capture = m.remove.is_some();
             if next.us_total() < 3 {
-                next_slots.push((LOST, 0));
+                next_slots.push((LOST, 0, capture));
                 return;
             }
             let frame = match last {
@@ -321,19 +334,20 @@ impl SectorValues<'_> {
                 }
             };
             let table = next.us.count_ones() * 10 + next.them.count_ones();
-            next_slots.push((table, frame.slot(next.us)));
+            next_slots.push((table, frame.slot(next.us), capture));
         });
         let mut best = None;
-        for &(table, slot) in next_slots.iter() {
+        for &(table, slot, capture) in next_slots.iter() {
             let after = if table == LOST {
-                Outcome::Loss(0)
+                RuleOutcome::Loss(0)
             } else {
                 let values = tables.get(table as usize).copied().flatten()?;
-                Outcome::from_code(*values.get(slot as usize)?)?
+                rule::decode(&self.rules, *values.get(slot as usize)?)?
             };
-            best = best.max(Some(after.before_move().rank()));
+            let mine = rule::move_value(&self.rules, node, capture, after);
+            best = best.max(Some(mine.rank()));
         }
-        Some(best.unwrap_or(Outcome::Loss(0).rank()))
+        Some(best.unwrap_or(RuleOutcome::Loss(0).rank()))
     }
 
     fn check_range(&self, range: std::ops::Range<u64>, limit: usize) -> ValueCheck {
@@ -374,32 +388,37 @@ impl SectorValues<'_> {
                     let what = format!(
                         "slot is a hole (the position is stored at slot {}) but holds {}",
                         ix.index(&node),
-                        describe(code)
+                        describe(&self.rules, code)
                     );
                     fail(&mut out, slot, node, what);
                 }
                 continue;
             }
-            let Some(stored) = Outcome::from_code(code) else {
+            let Some(stored) = rule::decode(&self.rules, code) else {
                 fail(&mut out, slot, node, "canonical slot holds a hole".into());
                 continue;
             };
             let weight = 16 / ix.stabiliser_size(&node) as u64;
             let t = &mut out.tally;
             match stored {
-                Outcome::Win(d) => {
+                RuleOutcome::Win(d) => {
                     t.classes.win += 1;
                     t.positions.win += weight;
                     t.max_win = t.max_win.max(Some(d));
                 }
-                Outcome::Loss(d) => {
+                RuleOutcome::Loss(d) => {
                     t.classes.loss += 1;
                     t.positions.loss += weight;
                     t.max_loss = t.max_loss.max(Some(d));
                 }
-                Outcome::Draw => {
+                other => {
                     t.classes.draw += 1;
                     t.positions.draw += weight;
+                    match other {
+                        RuleOutcome::CursedWin(_) => t.cursed_wins += 1,
+                        RuleOutcome::BlessedLoss(_) => t.blessed_losses += 1,
+                        _ => {}
+                    }
                 }
             }
             if self.best_rank(&node, &tables, &mut next_slots) == Some(stored.rank()) {
@@ -417,12 +436,13 @@ impl SectorValues<'_> {
     }
 }
 
-fn describe(code: u16) -> String {
-    Outcome::from_code(code).map_or("a hole".into(), |o| o.to_string())
+fn describe(rules: &Rules, code: u16) -> String {
+    rule::decode(rules, code).map_or("a hole".into(), |o| o.to_string())
 }
 
 /// Why a stored value is not what the rules give.
-fn explain(stored: Outcome, derived: Outcome, best: Option<Move>) -> String {
+fn explain(stored: RuleOutcome, derived: RuleOutcome, best: Option<Move>) -> String {
+    use RuleOutcome as Outcome;
     let Some(m) = best else {
         return format!("stored {stored}, but the player to move has no move: loss 0");
     };
@@ -442,6 +462,7 @@ fn explain(stored: Outcome, derived: Outcome, best: Option<Move>) -> String {
             format!("stored draw, but every move loses; the longest defence, {m}, gives loss {k}")
         }
         (Outcome::Draw, _) => format!("stored draw, but {m} gives {derived}"),
+        (_, _) => format!("stored {stored}, but the best move, {m}, gives {derived}"),
     }
 }
 
@@ -505,124 +526,6 @@ impl VerifyReport {
     }
 }
 
-/// An error with its sources, `: `-separated (the probe's errors leave their
-/// source out of their own message).
-pub(crate) fn chain(e: &dyn Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
-
-/// A table read whole: its header and its codes.
-struct Loaded {
-    summary: TableSummary,
-    values: Vec<u16>,
-}
-
-/// Reads a table's header only (cheap), checking its name and length.
-fn read_header(path: &Path, sector: Sector) -> Result<TableSummary, String> {
-    let fail = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
-    let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
-    let len = file.metadata().map_err(|e| fail(&e))?.len();
-    let mut header = Vec::with_capacity(HEADER_LEN);
-    file.take(HEADER_LEN as u64)
-        .read_to_end(&mut header)
-        .map_err(|e| fail(&e))?;
-    let summary = TableSummary::parse(&header).map_err(|e| fail(&e))?;
-    check_file_name(path, summary.sector).map_err(|e| fail(&e))?;
-    if summary.sector != sector {
-        return Err(format!(
-            "{}: holds sector {}, not {sector}",
-            path.display(),
-            summary.sector
-        ));
-    }
-    if summary.bytes != len {
-        let e = moulin_probe::FileError::Length {
-            expected: summary.bytes,
-            got: len,
-        };
-        return Err(fail(&e));
-    }
-    Ok(summary)
-}
-
-/// Reads a whole table: header, every block's checksum, the file's checksum.
-fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
-    let fail = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
-    let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
-    let table = Table::new(bytes).map_err(|e| fail(&e))?;
-    check_file_name(path, table.sector()).map_err(|e| fail(&e))?;
-    if table.sector() != sector {
-        return Err(format!(
-            "{}: holds sector {}, not {sector}",
-            path.display(),
-            table.sector()
-        ));
-    }
-    let values = table.decode_all().map_err(|e| fail(&e))?;
-    Ok(Loaded {
-        summary: *table.summary(),
-        values,
-    })
-}
-
-fn rules_text(rules: Rules) -> &'static str {
-    if rules.flying {
-        "flying"
-    } else {
-        "no flying"
-    }
-}
-
-/// The files of a table directory.
-#[derive(Default)]
-struct Listing {
-    /// `*.mtb` files by sector.
-    tables: BTreeMap<Sector, PathBuf>,
-    /// Files named like tables that are not named for a sector.
-    problems: Vec<String>,
-    /// Unfinished `*.tmp` files.
-    ignored: Vec<PathBuf>,
-}
-
-fn list_tables(dir: &Path) -> anyhow::Result<Listing> {
-    use anyhow::Context;
-    let mut listing = Listing::default();
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot list the table directory {}", dir.display()))?;
-    for item in entries {
-        let path = item
-            .with_context(|| format!("cannot list the table directory {}", dir.display()))?
-            .path();
-        let extension = path.extension().and_then(|e| e.to_str());
-        if extension == Some("tmp") {
-            listing.ignored.push(path);
-            continue;
-        }
-        if extension != Some(EXTENSION) {
-            continue;
-        }
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-        match stem.parse::<Sector>() {
-            Ok(sector) => {
-                listing.tables.insert(sector, path);
-            }
-            Err(_) => listing.problems.push(format!(
-                "{}: the file name is not a sector's name (like `8v7.mtb`)",
-                path.display()
-            )),
-        }
-    }
-    listing.ignored.sort();
-    Ok(listing)
-}
-
 /// Verifies the tables of a directory (all, or those of `options.sectors`),
 /// calling `on_sector` as each is done. Fails only when the directory cannot
 /// be read; everything wrong with the tables is in the report.
@@ -656,12 +559,17 @@ fn run(
         .map(|(&s, p)| (s, read_header(p, s)))
         .collect();
     // The directory's rules: those of most tables (one directory holds one rule set).
-    let flying = headers
-        .values()
-        .flatten()
-        .filter(|s| s.rules.flying)
-        .count();
-    let rules = Rules::with_flying(2 * flying >= headers.values().flatten().count());
+    let mut seen: Vec<(Rules, usize)> = Vec::new();
+    for s in headers.values().flatten() {
+        match seen.iter_mut().find(|(r, _)| *r == s.rules) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((s.rules, 1)),
+        }
+    }
+    let rules = seen
+        .iter()
+        .max_by_key(|&&(r, n)| (n, r.flying))
+        .map_or_else(Rules::default, |&(r, _)| r);
     let order = Sector::all(true);
     let mut targets: Vec<Sector> = if options.sectors.is_empty() {
         tables.keys().copied().collect()
@@ -700,8 +608,8 @@ fn run(
             return Err(format!(
                 "{} was solved with {}, the other tables with {}: one directory holds one rule set",
                 path.display(),
-                rules_text(summary.rules),
-                rules_text(rules)
+                summary.rules,
+                rules
             ));
         }
         Ok(())

@@ -53,3 +53,18 @@ pub fn parse_position(text: &str) -> anyhow::Result<moulin_probe::Position> {
     text.parse()
         .map_err(|e| InputError(format!("invalid position `{text}`: {e}")).into())
 }
+
+/// Refuses tables solved under the no-capture rule for a command that
+/// reads values without a counter.
+pub fn no_rule_tables(tb: &moulin_probe::Tablebase, command: &str) -> anyhow::Result<()> {
+    match tb.no_capture_limit() {
+        Some(n) => Err(InputError(format!(
+            "the tables in {} were solved with a no-capture limit of {n} turns; \
+             `moulin {command}` reads tables without the rule (`moulin probe --counter C` \
+             answers under it)",
+            tb.dir().display()
+        ))
+        .into()),
+        None => Ok(()),
+    }
+}

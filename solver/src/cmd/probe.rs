@@ -4,7 +4,7 @@
 
 use anyhow::Context;
 use moulin_probe::report::{JsonError, Report};
-use moulin_probe::{AdviceOptions, Chances, Outcome, Position, ProbeError, Rules, Tablebase};
+use moulin_probe::{AdviceOptions, Chances, Position, ProbeError, RuleOutcome, Rules, Tablebase};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -21,7 +21,9 @@ pub struct Args {
     #[arg(long, default_value = "data/tables")]
     pub dir: PathBuf,
     /// Print one JSON object per position per line: `position`, `outcome`
-    /// (`win`, `loss`, `draw`), `distance` (turns, null for a draw),
+    /// (`win`, `loss`, `draw`; with rule tables also `cursed-win` and
+    /// `blessed-loss`), `distance` (turns, null for a draw; with rule
+    /// tables the distance to conversion),
     /// `best_moves`, and `moves` (`move`, `outcome`, `distance` and
     /// `chances` for each), or `position` and `error`.
     #[arg(long)]
@@ -35,6 +37,11 @@ pub struct Args {
     /// budget of 1,000,000 probes (README, "Practical chances").
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=12))]
     pub depth: u8,
+    /// Turns played since the last capture or placement, for tables solved
+    /// with `--no-capture-limit N` (0 <= C < N; 0 with stones in hand):
+    /// the position and every move are valued at their counter.
+    #[arg(long, default_value_t = 0, value_name = "C")]
+    pub counter: u16,
     /// Insist on the rules without flying: an error if the tables were
     /// solved with flying (by default the rules are those of the tables).
     #[arg(long)]
@@ -49,11 +56,25 @@ fn plain(report: &Report, rules: &Rules) -> String {
         super::moves::game_over(rules, &report.position),
     ) {
         (_, Some(reason)) => out.push_str(&reason),
-        (Outcome::Draw, None) => out.push_str("draw"),
+        (RuleOutcome::Draw, None) => out.push_str("draw"),
         (o, None) => {
             let d = o.distance().unwrap_or(0);
             let turns = if d == 1 { "turn" } else { "turns" };
-            out.push_str(&format!("{} in {d} {turns}", o.word()))
+            match rules.no_capture_limit {
+                None => out.push_str(&format!("{} in {d} {turns}", o.word())),
+                Some(n) => {
+                    let what = match o {
+                        RuleOutcome::CursedWin(_) => {
+                            format!("cursed win (a draw by the {n}-turn rule, won without it)")
+                        }
+                        RuleOutcome::BlessedLoss(_) => {
+                            format!("blessed loss (a draw by the {n}-turn rule, lost without it)")
+                        }
+                        o => o.word().to_string(),
+                    };
+                    out.push_str(&format!("{what}, {d} {turns} to conversion"))
+                }
+            }
         }
     }
     out.push('\n');
@@ -86,9 +107,18 @@ pub fn chances_text(c: &Chances) -> String {
 }
 
 /// The report on a position (with practical chances at `depth` plies, or
-/// none), or the message `moulin probe` prints when there is none.
-pub fn answer(tb: &Tablebase, position: Position, depth: Option<u8>) -> Result<Report, String> {
+/// none; at `counter` for rule tables), or the message `moulin probe`
+/// prints when there is none.
+pub fn answer(
+    tb: &Tablebase,
+    position: Position,
+    depth: Option<u8>,
+    counter: u16,
+) -> Result<Report, String> {
     match depth {
+        _ if counter > 0 || tb.no_capture_limit().is_some() => {
+            Report::at_counter(tb, position, counter)
+        }
         None => Report::new(tb, position),
         Some(d) => Report::with_chances(tb, position, &AdviceOptions::default().with_depth(d)),
     }
@@ -131,7 +161,7 @@ fn report(
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
     let depth = (!args.no_chances).then_some(args.depth);
-    let result = position.and_then(|p| answer(tb, p, depth));
+    let result = position.and_then(|p| answer(tb, p, depth, args.counter));
     match (&result, args.json) {
         (_, true) => writeln!(out, "{}", json_line(&result, text)?)?,
         (Ok(report), false) => write!(out, "{}", plain(report, &tb.rules()))?,
@@ -170,7 +200,11 @@ fn probe(args: &Args) -> super::Outcome {
     let mut tb = Tablebase::open(&args.dir)
         .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?;
     if args.no_flying {
-        tb = tb.with_rules(Rules::with_flying(false))?;
+        let rules = Rules {
+            flying: false,
+            ..tb.rules()
+        };
+        tb = tb.with_rules(rules)?;
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

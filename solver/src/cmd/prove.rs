@@ -74,8 +74,13 @@ pub fn run(args: &Args) -> super::Outcome {
     let mut tb = Tablebase::open(&args.dir)
         .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?
         .with_cache_bytes(args.cache_mib << 20);
+    super::no_rule_tables(&tb, "prove")?;
     if args.no_flying {
-        tb = tb.with_rules(Rules::with_flying(false))?;
+        let rules = Rules {
+            flying: false,
+            ..tb.rules()
+        };
+        tb = tb.with_rules(rules)?;
     }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {

@@ -252,6 +252,7 @@ pub fn run(args: &Args) -> super::Outcome {
     }
     let tb = Tablebase::open(&args.dir)
         .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?;
+    super::no_rule_tables(&tb, "review")?;
     let game = play_game(&tb.rules(), start, &text)?;
     let mut out = String::new();
     if !args.json {

@@ -77,6 +77,14 @@ pub struct SectorStats {
     pub blocks: u32,
     /// The flying rule of the tables.
     pub flying: bool,
+    /// The no-capture limit of rule tables (null: no such rule).
+    pub no_capture_limit: Option<u16>,
+    /// Rule tables: classes won without the rule, drawn under it at counter
+    /// 0 (among the draws of `classes`).
+    pub cursed_wins: u64,
+    /// Rule tables: classes lost without the rule, drawn under it at
+    /// counter 0 (among the draws of `classes`).
+    pub blessed_losses: u64,
 }
 
 impl SectorStats {
@@ -101,6 +109,9 @@ impl SectorStats {
             value_bytes: s.encoding.width(),
             blocks: s.blocks,
             flying: s.rules.flying,
+            no_capture_limit: s.rules.no_capture_limit,
+            cursed_wins: s.cursed_wins,
+            blessed_losses: s.blessed_losses,
         }
     }
 }
@@ -166,10 +177,13 @@ pub fn run(args: &Args) -> super::Outcome {
     if tables.is_empty() {
         return print(&format!("no tables in {}\n", args.dir.display()));
     }
+    if let Some(n) = tb.no_capture_limit() {
+        return print(&rule_stats(args, &tb, n, &tables));
+    }
     let mut out = format!(
         "tables in {} (rules: {})\n{:<9} {:>14} {:>14} {:>14} {:>12} {:>12} {:>12} {:>7} {:>8} {:>13} {:>9}\n",
         args.dir.display(),
-        if tb.rules().flying { "flying" } else { "no flying" },
+        tb.rules(),
         "sector",
         "pos. won",
         "pos. lost",
@@ -213,6 +227,72 @@ pub fn run(args: &Args) -> super::Outcome {
         bits_per(bytes, classes.total()),
     ));
     print(&out)
+}
+
+/// The table of rule tables: per sector the classes of the five values at
+/// counter 0 and the longest DTC of a win and of a loss.
+fn rule_stats(args: &Args, tb: &Tablebase, n: u16, tables: &[&TableSummary]) -> String {
+    let mut out = format!(
+        "tables in {} (rules: {}); values at counter 0, distances to conversion\n\
+         {:<9} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8} {:>13}\n",
+        args.dir.display(),
+        tb.rules(),
+        "sector",
+        "classes",
+        "won",
+        "cursed won",
+        "drawn",
+        "blessed lost",
+        "lost",
+        "max win",
+        "max loss",
+        "bytes"
+    );
+    let mut total = [0u64; 7];
+    let (mut max_win, mut max_loss) = (None, None);
+    let line = |name: &str, v: [u64; 7], win: Option<u16>, loss: Option<u16>| {
+        format!(
+            "{name:<9} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8} {:>13}\n",
+            v[0],
+            v[1],
+            v[2],
+            v[3],
+            v[4],
+            v[5],
+            distance(win),
+            distance(loss),
+            v[6]
+        )
+    };
+    for s in tables {
+        let c = &s.classes;
+        let plain_draws = c.draw - s.cursed_wins - s.blessed_losses;
+        let v = [
+            c.total(),
+            c.win,
+            s.cursed_wins,
+            plain_draws,
+            s.blessed_losses,
+            c.loss,
+            s.bytes,
+        ];
+        out.push_str(&line(&s.sector.name(), v, s.max_win, s.max_loss));
+        for (t, x) in total.iter_mut().zip(v) {
+            *t += x;
+        }
+        max_win = max_win.max(s.max_win);
+        max_loss = max_loss.max(s.max_loss);
+    }
+    out.push_str(&line("total", total, max_win, max_loss));
+    out.push_str(&format!(
+        "{} sector{}, no-capture limit {n}: {} cursed wins and {} blessed losses among {} classes\n",
+        tables.len(),
+        if tables.len() == 1 { "" } else { "s" },
+        total[2],
+        total[4],
+        total[0],
+    ));
+    out
 }
 
 /// Prints to standard output; a closed pipe (`| head`) is not an error.

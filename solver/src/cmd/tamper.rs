@@ -8,9 +8,12 @@ use super::{parse_position, InputError};
 use anyhow::Context;
 use moulin_probe::index::Indexer;
 use moulin_probe::table::read::check_file_name;
+use moulin_probe::table::read::read_summary;
+use moulin_probe::table::PositionalFile;
 use moulin_probe::table::{write_table_with, Encoding, Table, WriteOptions, EXTENSION};
+use moulin_probe::value::MAX_RULE_DISTANCE;
 use moulin_probe::value::{HOLE, MAX_DISTANCE};
-use moulin_probe::{Outcome, Sector};
+use moulin_probe::{Outcome, RuleOutcome, Sector};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `moulin tamper`.
@@ -21,9 +24,11 @@ pub struct Args {
     pub dir: PathBuf,
     /// The position whose value to rewrite, e.g. `W:a1,d1,g1 B:b2,d2,f2 b`.
     pub position: String,
-    /// The new outcome for the player to move: `win`, `loss` or `draw`.
+    /// The new outcome for the player to move: `win`, `loss` or `draw`
+    /// (rule tables: also `cursed-win` and `blessed-loss`).
     pub outcome: String,
-    /// The new distance in turns (odd for a win, even for a loss, none for a draw).
+    /// The new distance in turns (odd for a win, even for a loss, none for
+    /// a draw; rule tables: the distance to conversion, any parity).
     pub distance: Option<u16>,
 }
 
@@ -57,6 +62,30 @@ pub fn parse_outcome(word: &str, distance: Option<u16>) -> Result<Outcome, Input
         )));
     }
     Ok(outcome)
+}
+
+/// The value the user asked for in a rule table, checked.
+pub fn parse_rule_outcome(word: &str, distance: Option<u16>) -> Result<RuleOutcome, InputError> {
+    let value = match (word, distance) {
+        ("draw", None) => RuleOutcome::Draw,
+        ("draw", Some(_)) => return Err(InputError("a draw has no distance".into())),
+        (_, None) => return Err(InputError(format!("a {word} needs a distance in turns"))),
+        ("win", Some(d)) => RuleOutcome::Win(d),
+        ("cursed-win", Some(d)) => RuleOutcome::CursedWin(d),
+        ("blessed-loss", Some(d)) => RuleOutcome::BlessedLoss(d),
+        ("loss", Some(d)) => RuleOutcome::Loss(d),
+        (other, _) => {
+            return Err(InputError(format!(
+                "unknown outcome `{other}` (expected win, cursed-win, draw, blessed-loss or loss)"
+            )))
+        }
+    };
+    value.code().ok_or_else(|| {
+        InputError(format!(
+            "a distance beyond {MAX_RULE_DISTANCE} cannot be stored"
+        ))
+    })?;
+    Ok(value)
 }
 
 /// Rewrites the code of one slot of a table file: reads and checks the whole
@@ -101,7 +130,6 @@ pub fn rewrite_slot(path: &Path, sector: Sector, slot: u64, code: u16) -> anyhow
 /// Runs `moulin tamper`.
 pub fn run(args: &Args) -> super::Outcome {
     let position = parse_position(&args.position)?;
-    let outcome = parse_outcome(&args.outcome, args.distance)?;
     let node = position.node();
     if node.us_total() < 3 {
         return Err(InputError(format!(
@@ -116,14 +144,25 @@ pub fn run(args: &Args) -> super::Outcome {
     }
     let slot = Indexer::get().index(&node);
     let _lock = crate::solve::driver::lock_directory(&args.dir)?;
-    let old = rewrite_slot(
-        &path,
-        sector,
-        slot,
-        outcome.code().context("no code for that value")?,
-    )?;
+    let file =
+        PositionalFile::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let rule = read_summary(&file)
+        .with_context(|| format!("{} is damaged", path.display()))?
+        .rules
+        .no_capture_limit
+        .is_some();
+    drop(file);
+    let (code, outcome) = if rule {
+        let v = parse_rule_outcome(&args.outcome, args.distance)?;
+        (v.code(), v.to_string())
+    } else {
+        let o = parse_outcome(&args.outcome, args.distance)?;
+        (o.code(), o.to_string())
+    };
+    let old = rewrite_slot(&path, sector, slot, code.context("no code for that value")?)?;
     let old = match old {
         HOLE => "a hole".to_string(),
+        c if rule => RuleOutcome::from_code(c).expect("not a hole").to_string(),
         c => Outcome::from_code(c).expect("not a hole").to_string(),
     };
     say(format_args!(

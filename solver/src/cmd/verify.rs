@@ -100,11 +100,7 @@ pub fn run(args: &Args) -> super::Outcome {
     let secs = report.time.as_secs_f64();
     let slots = report.slots();
     let rate = slots as f64 / secs.max(1e-9);
-    let rules = if report.rules.flying {
-        "flying"
-    } else {
-        "no flying"
-    };
+    let rules = report.rules;
     say(format_args!(
         "verified {slots} slots of {} in {secs:.1}s ({rate:.0} positions/s, rules: {rules})",
         plural(report.sectors.len() as u64, "table"),

@@ -2,7 +2,7 @@
 //! length, its checksum and its counts, one line each, written by
 //! `moulin verify --manifest` once every value is verified.
 
-use super::chain;
+use moulin_probe::error::chain;
 use moulin_probe::table::read::check_file_name;
 use moulin_probe::table::{Counts, Table, EXTENSION};
 use moulin_probe::Sector;

@@ -1,0 +1,109 @@
+//! Reading the table files for the verifier: the directory's listing, a
+//! header alone, a whole table with its checksums.
+
+use moulin_probe::error::chain;
+use moulin_probe::table::format::HEADER_LEN;
+use moulin_probe::table::read::check_file_name;
+use moulin_probe::table::{Table, TableSummary, EXTENSION};
+use moulin_probe::Sector;
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A table read whole: its header and its codes.
+pub struct Loaded {
+    pub summary: TableSummary,
+    pub values: Vec<u16>,
+}
+
+/// Reads a table's header only (cheap), checking its name and length.
+pub fn read_header(path: &Path, sector: Sector) -> Result<TableSummary, String> {
+    let fail = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
+    let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
+    let len = file.metadata().map_err(|e| fail(&e))?.len();
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    file.take(HEADER_LEN as u64)
+        .read_to_end(&mut header)
+        .map_err(|e| fail(&e))?;
+    let summary = TableSummary::parse(&header).map_err(|e| fail(&e))?;
+    check_file_name(path, summary.sector).map_err(|e| fail(&e))?;
+    if summary.sector != sector {
+        return Err(format!(
+            "{}: holds sector {}, not {sector}",
+            path.display(),
+            summary.sector
+        ));
+    }
+    if summary.bytes != len {
+        let e = moulin_probe::FileError::Length {
+            expected: summary.bytes,
+            got: len,
+        };
+        return Err(fail(&e));
+    }
+    Ok(summary)
+}
+
+/// Reads a whole table: header, every block's checksum, the file's checksum.
+pub fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
+    let fail = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
+    let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
+    let table = Table::new(bytes).map_err(|e| fail(&e))?;
+    check_file_name(path, table.sector()).map_err(|e| fail(&e))?;
+    if table.sector() != sector {
+        return Err(format!(
+            "{}: holds sector {}, not {sector}",
+            path.display(),
+            table.sector()
+        ));
+    }
+    let values = table.decode_all().map_err(|e| fail(&e))?;
+    Ok(Loaded {
+        summary: *table.summary(),
+        values,
+    })
+}
+
+/// The files of a table directory.
+#[derive(Default)]
+pub struct Listing {
+    /// `*.mtb` files by sector.
+    pub tables: BTreeMap<Sector, PathBuf>,
+    /// Files named like tables that are not named for a sector.
+    pub problems: Vec<String>,
+    /// Unfinished `*.tmp` files.
+    pub ignored: Vec<PathBuf>,
+}
+
+pub fn list_tables(dir: &Path) -> anyhow::Result<Listing> {
+    use anyhow::Context;
+    let mut listing = Listing::default();
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list the table directory {}", dir.display()))?;
+    for item in entries {
+        let path = item
+            .with_context(|| format!("cannot list the table directory {}", dir.display()))?
+            .path();
+        let extension = path.extension().and_then(|e| e.to_str());
+        if extension == Some("tmp") {
+            listing.ignored.push(path);
+            continue;
+        }
+        if extension != Some(EXTENSION) {
+            continue;
+        }
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        match stem.parse::<Sector>() {
+            Ok(sector) => {
+                listing.tables.insert(sector, path);
+            }
+            Err(_) => listing.problems.push(format!(
+                "{}: the file name is not a sector's name (like `8v7.mtb`)",
+                path.display()
+            )),
+        }
+    }
+    listing.ignored.sort();
+    Ok(listing)
+}
