@@ -116,14 +116,17 @@ fn args_of(v: RuleOutcome) -> Vec<String> {
     out
 }
 
+/// A sector, which of its values to take, and what to write instead.
+type Case = (
+    &'static str,
+    fn(RuleOutcome) -> bool,
+    fn(RuleOutcome) -> RuleOutcome,
+);
+
 #[test]
 fn every_kind_of_tampered_value_is_found() {
     let dir = copy_of_solved();
-    let cases: Vec<(
-        &str,
-        fn(RuleOutcome) -> bool,
-        fn(RuleOutcome) -> RuleOutcome,
-    )> = vec![
+    let cases: Vec<Case> = vec![
         // A win one turn longer, a cursed win read as a win, a blessed
         // loss as a loss, a loss as a blessed loss, a draw as a cursed win.
         (

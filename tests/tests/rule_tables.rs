@@ -180,7 +180,7 @@ fn probe_counter_agrees_with_direct(flying: bool) {
                 if wdl(got) != want && bad.len() < 10 {
                     bad.push(format!("{pos} counter {c}: probe {got}, direct {want:?}"));
                 }
-                if (i * 7 + c as usize) % 97 != 0 {
+                if !(i * 7 + c as usize).is_multiple_of(97) {
                     continue;
                 }
                 // Each move's value is the direct value of where it leads,
