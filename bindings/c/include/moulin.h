@@ -35,14 +35,16 @@
 #define MOULIN_LOSS -1
 
 /**
- * Reserved: only returned by tables of the no-capture rule (a win that the
- * no-capture limit turns into a draw).
+ * Only from `moulin_probe_counter` and `moulin_moves_counter` on tables of
+ * the no-capture rule: won without the rule, a draw under it at this
+ * counter (`distance`: turns to conversion).
  */
 #define MOULIN_CURSED_WIN 2
 
 /**
- * Reserved: only returned by tables of the no-capture rule (a loss that the
- * no-capture limit turns into a draw).
+ * Only from `moulin_probe_counter` and `moulin_moves_counter` on tables of
+ * the no-capture rule: lost without the rule, a draw under it at this
+ * counter.
  */
 #define MOULIN_BLESSED_LOSS -2
 
@@ -102,6 +104,12 @@
  * Any other error.
  */
 #define MOULIN_ERR_OTHER -10
+
+/**
+ * A counter the tables cannot answer: negative, at or past their
+ * no-capture limit, not 0 with stones in hand, or tables without the rule.
+ */
+#define MOULIN_ERR_COUNTER -11
 
 /**
  * No position has more legal moves than this (the worst case is three
@@ -203,6 +211,31 @@ int moulin_probe(const struct moulin_tablebase *tb,
                  struct moulin_result *out);
 
 /**
+ * The no-capture limit the tables were solved under, 0 for tables without
+ * the rule (or a NULL handle).
+ *
+ * # Safety
+ * `tb` is NULL or a handle from `moulin_open` not yet closed.
+ */
+int moulin_no_capture_limit(const struct moulin_tablebase *tb);
+
+/**
+ * The outcome and distance to conversion of a position under the tables'
+ * no-capture rule, when `counter` turns have passed since the last capture
+ * or placement (0 <= counter < the limit; 0 with stones in hand):
+ * `MOULIN_WIN`, `MOULIN_CURSED_WIN`, `MOULIN_DRAW`, `MOULIN_BLESSED_LOSS`
+ * or `MOULIN_LOSS`. `MOULIN_ERR_COUNTER` for a counter the tables cannot
+ * answer (or tables without the rule); other errors as `moulin_probe`.
+ *
+ * # Safety
+ * As `moulin_probe`.
+ */
+int moulin_probe_counter(const struct moulin_tablebase *tb,
+                         const char *position,
+                         int counter,
+                         struct moulin_result *out);
+
+/**
  * Writes the best moves (the fastest wins, else every drawing move, else
  * the slowest losses), space-separated and NUL-terminated, into `buf` of
  * `len` bytes; an empty string when the game is over. A buffer of
@@ -240,6 +273,22 @@ int moulin_moves(const struct moulin_tablebase *tb,
                  struct moulin_move_result *moves,
                  size_t capacity,
                  size_t *count);
+
+/**
+ * `moulin_moves` under the tables' no-capture rule at `counter`: each move
+ * valued at the counter it leads to (0 after a capture or a placement,
+ * `counter + 1` otherwise), with the five outcomes of
+ * `moulin_probe_counter`. Errors as `moulin_moves` and `MOULIN_ERR_COUNTER`.
+ *
+ * # Safety
+ * As `moulin_moves`.
+ */
+int moulin_moves_counter(const struct moulin_tablebase *tb,
+                         const char *position,
+                         int counter,
+                         struct moulin_move_result *moves,
+                         size_t capacity,
+                         size_t *count);
 
 /**
  * What was wrong with the last failed call of this thread, in words

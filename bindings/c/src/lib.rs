@@ -15,7 +15,7 @@
 #![allow(non_camel_case_types)]
 
 use moulin_probe::error::chain;
-use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, Tablebase};
+use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Tablebase};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -28,11 +28,13 @@ pub const MOULIN_DRAW: c_int = 0;
 /// The player to move loses (`distance`: turns to the end, even; 0 when the
 /// game is already over).
 pub const MOULIN_LOSS: c_int = -1;
-/// Reserved: only returned by tables of the no-capture rule (a win that the
-/// no-capture limit turns into a draw).
+/// Only from `moulin_probe_counter` and `moulin_moves_counter` on tables of
+/// the no-capture rule: won without the rule, a draw under it at this
+/// counter (`distance`: turns to conversion).
 pub const MOULIN_CURSED_WIN: c_int = 2;
-/// Reserved: only returned by tables of the no-capture rule (a loss that the
-/// no-capture limit turns into a draw).
+/// Only from `moulin_probe_counter` and `moulin_moves_counter` on tables of
+/// the no-capture rule: lost without the rule, a draw under it at this
+/// counter.
 pub const MOULIN_BLESSED_LOSS: c_int = -2;
 
 /// Success.
@@ -59,6 +61,9 @@ pub const MOULIN_ERR_PANIC: c_int = -8;
 pub const MOULIN_ERR_RULES: c_int = -9;
 /// Any other error.
 pub const MOULIN_ERR_OTHER: c_int = -10;
+/// A counter the tables cannot answer: negative, at or past their
+/// no-capture limit, not 0 with stones in hand, or tables without the rule.
+pub const MOULIN_ERR_COUNTER: c_int = -11;
 
 /// No position has more legal moves than this (the worst case is three
 /// flying stones with twelve free points and nine stones to remove: 324), so
@@ -154,6 +159,9 @@ fn probe_failure(error: ProbeError) -> Failure {
         } => MOULIN_ERR_IO,
         ProbeError::File { .. } => MOULIN_ERR_DAMAGED_TABLE,
         ProbeError::RulesMismatch { .. } | ProbeError::MixedRules { .. } => MOULIN_ERR_RULES,
+        ProbeError::NoCaptureRule
+        | ProbeError::CounterOutOfRange { .. }
+        | ProbeError::CounterInPlacement { .. } => MOULIN_ERR_COUNTER,
         _ => MOULIN_ERR_OTHER,
     };
     Failure(code, chain(&error))
@@ -203,12 +211,53 @@ fn result_of(outcome: Outcome) -> moulin_result {
     }
 }
 
+fn rule_result_of(value: RuleOutcome) -> moulin_result {
+    moulin_result {
+        outcome: match value {
+            RuleOutcome::Win(_) => MOULIN_WIN,
+            RuleOutcome::CursedWin(_) => MOULIN_CURSED_WIN,
+            RuleOutcome::Draw => MOULIN_DRAW,
+            RuleOutcome::BlessedLoss(_) => MOULIN_BLESSED_LOSS,
+            RuleOutcome::Loss(_) => MOULIN_LOSS,
+        },
+        distance: value.distance().map_or(-1, c_int::from),
+    }
+}
+
 /// Every legal move with its outcome for the mover, best first (ties in the
 /// order of the rules' move generation): the order of `moulin probe --json`.
-fn ranked_moves(tables: &Tablebase, position: &Position) -> Result<Vec<(Move, Outcome)>, Failure> {
-    let mut moves = tables.probe_moves(position).map_err(probe_failure)?;
+/// With a counter, valued under the no-capture rule.
+fn ranked_moves(
+    tables: &Tablebase,
+    position: &Position,
+    counter: Option<u16>,
+) -> Result<Vec<(Move, moulin_result)>, Failure> {
+    let mut moves: Vec<(Move, RuleOutcome)> = match counter {
+        None => tables
+            .probe_moves(position)
+            .map_err(probe_failure)?
+            .into_iter()
+            .map(|(m, o)| (m, o.into()))
+            .collect(),
+        Some(c) => tables
+            .probe_moves_counter(position, c)
+            .map_err(probe_failure)?,
+    };
     moves.sort_by_key(|(_, o)| -o.rank());
-    Ok(moves)
+    Ok(moves
+        .into_iter()
+        .map(|(m, v)| (m, rule_result_of(v)))
+        .collect())
+}
+
+/// A counter argument, checked.
+fn counter_arg(counter: c_int) -> Result<u16, Failure> {
+    u16::try_from(counter).map_err(|_| {
+        Failure(
+            MOULIN_ERR_COUNTER,
+            format!("counter {counter} is out of range: it counts turns, 0 or more"),
+        )
+    })
 }
 
 /// Opens the tables of a directory (cheap: tables are read lazily). Returns
@@ -281,6 +330,55 @@ pub unsafe extern "C" fn moulin_probe(
     })
 }
 
+/// The no-capture limit the tables were solved under, 0 for tables without
+/// the rule (or a NULL handle).
+///
+/// # Safety
+/// `tb` is NULL or a handle from `moulin_open` not yet closed.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_no_capture_limit(tb: *const moulin_tablebase) -> c_int {
+    let mut limit = 0;
+    guard(|| {
+        limit = tables_arg(tb)?.no_capture_limit().map_or(0, c_int::from);
+        Ok(())
+    });
+    limit
+}
+
+/// The outcome and distance to conversion of a position under the tables'
+/// no-capture rule, when `counter` turns have passed since the last capture
+/// or placement (0 <= counter < the limit; 0 with stones in hand):
+/// `MOULIN_WIN`, `MOULIN_CURSED_WIN`, `MOULIN_DRAW`, `MOULIN_BLESSED_LOSS`
+/// or `MOULIN_LOSS`. `MOULIN_ERR_COUNTER` for a counter the tables cannot
+/// answer (or tables without the rule); other errors as `moulin_probe`.
+///
+/// # Safety
+/// As `moulin_probe`.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_probe_counter(
+    tb: *const moulin_tablebase,
+    position: *const c_char,
+    counter: c_int,
+    out: *mut moulin_result,
+) -> c_int {
+    guard(|| {
+        let tables = tables_arg(tb)?;
+        let position = position_arg(position)?;
+        let counter = counter_arg(counter)?;
+        if out.is_null() {
+            return Err(Failure(
+                MOULIN_ERR_NULL,
+                "the result pointer is NULL".into(),
+            ));
+        }
+        let value = tables
+            .probe_counter(&position, counter)
+            .map_err(probe_failure)?;
+        *out = rule_result_of(value);
+        Ok(())
+    })
+}
+
 /// Writes the best moves (the fastest wins, else every drawing move, else
 /// the slowest losses), space-separated and NUL-terminated, into `buf` of
 /// `len` bytes; an empty string when the game is over. A buffer of
@@ -345,6 +443,41 @@ pub unsafe extern "C" fn moulin_moves(
     capacity: usize,
     count: *mut usize,
 ) -> c_int {
+    write_moves(tb, position, None, moves, capacity, count)
+}
+
+/// `moulin_moves` under the tables' no-capture rule at `counter`: each move
+/// valued at the counter it leads to (0 after a capture or a placement,
+/// `counter + 1` otherwise), with the five outcomes of
+/// `moulin_probe_counter`. Errors as `moulin_moves` and `MOULIN_ERR_COUNTER`.
+///
+/// # Safety
+/// As `moulin_moves`.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_moves_counter(
+    tb: *const moulin_tablebase,
+    position: *const c_char,
+    counter: c_int,
+    moves: *mut moulin_move_result,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    match counter_arg(counter) {
+        Ok(c) => write_moves(tb, position, Some(c), moves, capacity, count),
+        Err(e) => guard(|| Err(e)),
+    }
+}
+
+/// # Safety
+/// As `moulin_moves`.
+unsafe fn write_moves(
+    tb: *const moulin_tablebase,
+    position: *const c_char,
+    counter: Option<u16>,
+    moves: *mut moulin_move_result,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
     guard(|| {
         let tables = tables_arg(tb)?;
         let position = position_arg(position)?;
@@ -354,7 +487,7 @@ pub unsafe extern "C" fn moulin_moves(
         if moves.is_null() && capacity > 0 {
             return Err(Failure(MOULIN_ERR_NULL, "the moves array is NULL".into()));
         }
-        let ranked = ranked_moves(tables, &position)?;
+        let ranked = ranked_moves(tables, &position, counter)?;
         *count = ranked.len();
         if ranked.len() > capacity {
             return Err(Failure(
@@ -365,12 +498,11 @@ pub unsafe extern "C" fn moulin_moves(
                 ),
             ));
         }
-        for (i, (m, outcome)) in ranked.iter().enumerate() {
+        for (i, (m, result)) in ranked.iter().enumerate() {
             let mut text = [0 as c_char; MOULIN_MOVE_TEXT];
             for (t, b) in text.iter_mut().zip(m.to_string().bytes()) {
                 *t = b as c_char;
             }
-            let result = result_of(*outcome);
             moves.add(i).write(moulin_move_result {
                 r#move: text,
                 outcome: result.outcome,

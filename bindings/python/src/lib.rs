@@ -4,7 +4,7 @@
 #![warn(missing_docs)]
 
 use moulin_probe::error::chain;
-use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, Rules, Tablebase};
+use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Rules, Tablebase};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -39,7 +39,10 @@ fn probe_error_in(error: ProbeError, prefix: &str) -> PyErr {
     let text = format!("{prefix}{}", chain(&error));
     match error {
         ProbeError::MissingSector(_) => MissingTableError::new_err(text),
-        ProbeError::InvalidPosition(_) => PyValueError::new_err(text),
+        ProbeError::InvalidPosition(_)
+        | ProbeError::NoCaptureRule
+        | ProbeError::CounterOutOfRange { .. }
+        | ProbeError::CounterInPlacement { .. } => PyValueError::new_err(text),
         ProbeError::File {
             source: FileError::Io(_),
             ..
@@ -195,6 +198,15 @@ impl From<Outcome> for PyProbe {
     }
 }
 
+impl From<RuleOutcome> for PyProbe {
+    fn from(v: RuleOutcome) -> PyProbe {
+        PyProbe {
+            outcome: v.word(),
+            distance: v.distance(),
+        }
+    }
+}
+
 /// The tables of one directory. Opening is cheap (tables are mapped when a
 /// probe first needs them); one Tablebase may be shared by threads, and
 /// probes release the GIL.
@@ -219,21 +231,47 @@ impl PyTablebase {
     }
 
     /// The outcome and distance of a position (str or Position) for the
-    /// player to move; a finished game is a loss in 0.
-    fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyProbe> {
+    /// player to move; a finished game is a loss in 0. With `counter` (turns
+    /// since the last capture or placement), under the tables' no-capture
+    /// rule: 'win', 'cursed-win', 'draw', 'blessed-loss' or 'loss' with the
+    /// distance to conversion; ValueError for a counter the tables cannot
+    /// answer (or tables without the rule).
+    #[pyo3(signature = (position, counter = None))]
+    fn probe(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        counter: Option<u16>,
+    ) -> PyResult<PyProbe> {
         let position = position_arg(position)?;
-        let outcome = py
-            .detach(|| self.tables.probe(&position))
-            .map_err(probe_error)?;
-        Ok(outcome.into())
+        match counter {
+            None => Ok(py
+                .detach(|| self.tables.probe(&position))
+                .map_err(probe_error)?
+                .into()),
+            Some(c) => Ok(py
+                .detach(|| self.tables.probe_counter(&position, c))
+                .map_err(probe_error)?
+                .into()),
+        }
     }
 
     /// The best moves: the fastest wins, else every drawing move, else the
-    /// slowest losses (in the order of `legal_moves`).
-    fn best_moves(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    /// slowest losses (in the order of `legal_moves`); with `counter`,
+    /// under the no-capture rule.
+    #[pyo3(signature = (position, counter = None))]
+    fn best_moves(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        counter: Option<u16>,
+    ) -> PyResult<Vec<String>> {
         let position = position_arg(position)?;
         let best = py
-            .detach(|| self.tables.best_moves(&position))
+            .detach(|| match counter {
+                None => self.tables.best_moves(&position),
+                Some(c) => self.tables.best_moves_counter(&position, c),
+            })
             .map_err(probe_error)?;
         Ok(best.iter().map(Move::to_string).collect())
     }
@@ -241,15 +279,27 @@ impl PyTablebase {
     /// Every legal move as `(move, outcome, distance)` for the player who
     /// makes it, best first (ties in the order of `legal_moves`): the order
     /// of `moulin probe --json`.
+    /// With `counter`, under the no-capture rule, each move valued at the
+    /// counter it leads to.
     #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (position, counter = None))]
     fn moves(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
+        counter: Option<u16>,
     ) -> PyResult<Vec<(String, &'static str, Option<u16>)>> {
         let position = position_arg(position)?;
-        let mut moves = py
-            .detach(|| self.tables.probe_moves(&position))
+        let mut moves: Vec<(Move, RuleOutcome)> = py
+            .detach(|| match counter {
+                None => self.tables.probe_moves(&position).map(|moves| {
+                    moves
+                        .into_iter()
+                        .map(|(m, o)| (m, RuleOutcome::from(o)))
+                        .collect()
+                }),
+                Some(c) => self.tables.probe_moves_counter(&position, c),
+            })
             .map_err(probe_error)?;
         moves.sort_by_key(|(_, o)| -o.rank());
         Ok(moves
@@ -268,6 +318,13 @@ impl PyTablebase {
     #[getter]
     fn flying(&self) -> bool {
         self.tables.rules().flying
+    }
+
+    /// The no-capture limit the tables were solved under (turns without a
+    /// capture before the game is drawn), None for tables without the rule.
+    #[getter]
+    fn no_capture_limit(&self) -> Option<u16> {
+        self.tables.no_capture_limit()
     }
 
     /// The sectors present, like `['3v3', '3v4', ...]`.

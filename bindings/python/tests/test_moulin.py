@@ -311,3 +311,51 @@ def test_stubs_name_what_the_module_has():
     assert documented == {n for n in moulin.__all__ if n != "__version__"}
     for name in ("Tablebase", "Position", "Probe"):
         assert getattr(moulin, name).__doc__
+
+
+@pytest.fixture(scope="session")
+def rule_tables(moulin_bin, tmp_path_factory) -> pathlib.Path:
+    """Tables up to four stones a side under a no-capture limit of 6 turns."""
+    directory = tmp_path_factory.mktemp("rule-tables")
+    subprocess.run(
+        [moulin_bin, "solve", "--max-stones", "4", "--no-capture-limit", "6", "-q", "--dir", directory],
+        check=True,
+    )
+    return directory
+
+
+def test_counters_agree_with_the_cli(moulin_bin, rule_tables):
+    tb = moulin.Tablebase(rule_tables)
+    assert tb.no_capture_limit == 6
+    positions = random_positions(7, 40, lambda r: (3 + r.randrange(2), 3 + r.randrange(2)))
+    seen = set()
+    for counter in range(6):
+        out = subprocess.run(
+            [moulin_bin, "probe", "--json", "--counter", str(counter), "--dir", rule_tables, "-"],
+            input="\n".join(positions) + "\n",
+            capture_output=True,
+            text=True,
+        )
+        for p, line in zip(positions, out.stdout.splitlines()):
+            cli = json.loads(line)
+            if "error" in cli:
+                with pytest.raises(ValueError):
+                    tb.probe(p, counter)
+                continue
+            probe = tb.probe(p, counter)
+            seen.add(probe.outcome)
+            assert (probe.outcome, probe.distance) == (cli["outcome"], cli["distance"])
+            assert tb.moves(p, counter) == [(m["move"], m["outcome"], m["distance"]) for m in cli["moves"]]
+            assert sorted(tb.best_moves(p, counter)) == sorted(cli["best_moves"])
+    assert {"win", "draw"} <= seen
+
+
+def test_counter_errors_are_value_errors(rule_tables, tables):
+    tb = moulin.Tablebase(rule_tables)
+    with pytest.raises(ValueError, match="0 <= counter < 6"):
+        tb.probe("W:a1,d1,g7 B:b2,d2,f2 w", 6)
+    with pytest.raises(OverflowError):
+        tb.probe("W:a1,d1,g7 B:b2,d2,f2 w", -1)
+    with pytest.raises(ValueError, match="no no-capture rule"):
+        moulin.Tablebase(tables).probe("W:a1,d1,g7 B:b2,d2,f2 w", 0)
+    assert moulin.Tablebase(tables).no_capture_limit is None

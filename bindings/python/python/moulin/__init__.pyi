@@ -11,7 +11,7 @@ from typing import List, Literal, Optional, Tuple, Union
 
 __version__: str
 
-Outcome = Literal["win", "draw", "loss"]
+Outcome = Literal["win", "draw", "loss", "cursed-win", "blessed-loss"]
 
 class TableError(OSError):
     """The tables cannot answer: a directory that cannot be read, tables of mixed rules."""
@@ -61,10 +61,17 @@ class Probe:
 
     @property
     def outcome(self) -> Outcome:
-        """``'win'``, ``'draw'`` or ``'loss'`` for the player to move."""
+        """``'win'``, ``'draw'`` or ``'loss'`` for the player to move.
+
+        With a counter, under the no-capture rule, also ``'cursed-win'`` and
+        ``'blessed-loss'`` (drawn by the rule, won or lost without it).
+        """
     @property
     def distance(self) -> Optional[int]:
-        """Turns (plies) to the end of the game under perfect play; None for a draw."""
+        """Turns (plies) to the end of the game under perfect play; None for a draw.
+
+        With a counter, the distance to conversion (the next capture or the end).
+        """
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -77,19 +84,27 @@ class Tablebase:
         Raises TableError if it cannot be listed, DamagedTableError if a
         table's header is damaged.
         """
-    def probe(self, position: Union[str, Position]) -> Probe:
+    def probe(self, position: Union[str, Position], counter: Optional[int] = None) -> Probe:
         """The outcome and distance for the player to move; a finished game is a loss in 0.
 
-        Raises ValueError for an invalid position, MissingTableError,
-        DamagedTableError or TableError when the tables cannot answer.
+        ``counter``: turns since the last capture or placement, for tables
+        solved with ``--no-capture-limit N`` (0 <= counter < N, 0 with stones
+        in hand): the value under the rule at that counter.
+
+        Raises ValueError for an invalid position or a counter the tables
+        cannot answer, MissingTableError, DamagedTableError or TableError
+        when the tables cannot answer.
         """
-    def best_moves(self, position: Union[str, Position]) -> List[str]:
+    def best_moves(self, position: Union[str, Position], counter: Optional[int] = None) -> List[str]:
         """The fastest wins, else every drawing move, else the slowest losses."""
-    def moves(self, position: Union[str, Position]) -> List[Tuple[str, Outcome, Optional[int]]]:
+    def moves(
+        self, position: Union[str, Position], counter: Optional[int] = None
+    ) -> List[Tuple[str, Outcome, Optional[int]]]:
         """Every legal move as ``(move, outcome, distance)`` for its player, best first.
 
         The order of ``moulin probe --json``: by outcome, ties in the order
-        of ``Position.legal_moves``.
+        of ``Position.legal_moves``. With ``counter``, each move valued at the
+        counter it leads to (0 after a capture or placement, counter + 1 else).
         """
     @property
     def path(self) -> pathlib.Path:
@@ -97,5 +112,8 @@ class Tablebase:
     @property
     def flying(self) -> bool:
         """Whether the tables were solved with flying."""
+    @property
+    def no_capture_limit(self) -> Optional[int]:
+        """The no-capture limit of rule tables, None for tables without the rule."""
     def sectors(self) -> List[str]:
         """The sectors present, like ``['3v3', '3v4', ...]``."""
