@@ -9,8 +9,8 @@
 
 use moulin_probe::index::Indexer;
 use moulin_probe::{
-    FileError, Move, MoveError, Outcome, Position, ProbeError, Rules, Sector, Storage, Table,
-    TableSource, Tablebase,
+    FileError, Move, MoveError, Outcome, Position, ProbeError, RuleOutcome, Rules, Sector, Storage,
+    Table, TableSource, Tablebase,
 };
 
 /// Blocks decoded one by one at most (`decode_all` still decodes them all).
@@ -218,9 +218,24 @@ fn through_tablebase(bytes: &[u8], sector: Sector, listed: bool, decoded: Option
                 Some(Outcome::Loss(0))
             } else {
                 // `None`: the position's own slot is a hole, an error.
-                Outcome::from_code(all[ix.index(&node) as usize])
+                let code = all[ix.index(&node) as usize];
+                match tb.rules().no_capture_limit {
+                    None => Outcome::from_code(code),
+                    // Rule tables answer `probe` at counter 0.
+                    Some(_) => RuleOutcome::from_code(code).map(RuleOutcome::outcome),
+                }
             };
             assert_eq!(tb.probe(&pos).ok(), expected, "{pos}");
+        }
+        if let Some(n) = tb.rules().no_capture_limit {
+            // Any counter, in range or not, answers or errs; never panics.
+            for c in [0, 1, n - 1, n, u16::MAX] {
+                let value = tb.probe_counter(&pos, c);
+                if c >= n {
+                    assert!(value.is_err(), "{pos} counter {c}");
+                }
+                let _ = tb.probe_moves_counter(&pos, c);
+            }
         }
         if let Ok(moves) = tb.probe_moves(&pos) {
             let legal = tb.rules().legal_moves(&pos);

@@ -85,12 +85,20 @@ fn magic_and_version_are_named() {
     // A rule flag this reader does not know, under a valid header CRC: a
     // newer writer's option, reported as unsupported, not as damage.
     let mut newer = bytes.clone();
-    newer[12] |= 2;
+    newer[12] |= 4;
     let crc = crc32fast::hash(&newer[..124]);
     newer[124..128].copy_from_slice(&crc.to_le_bytes());
     let err = Table::new(newer).err().unwrap();
     assert!(matches!(err, FileError::Unsupported(_)), "{err}");
-    assert!(err.to_string().contains("rule flags 0x3"), "{err}");
+    assert!(err.to_string().contains("rule flags 0x5"), "{err}");
+    // The no-capture rule (bit 1) with a limit no rule has.
+    let mut zero = bytes.clone();
+    zero[12] |= 2;
+    let crc = crc32fast::hash(&zero[..124]);
+    zero[124..128].copy_from_slice(&crc.to_le_bytes());
+    let err = Table::new(zero).err().unwrap();
+    assert!(matches!(err, FileError::Unsupported(_)), "{err}");
+    assert!(err.to_string().contains("no-capture limit 0"), "{err}");
 }
 
 #[test]
