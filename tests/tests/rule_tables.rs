@@ -280,6 +280,26 @@ fn counters_the_tables_cannot_answer_are_refused() {
         tb.probe_moves_counter(&pos, 9),
         Err(ProbeError::CounterOutOfRange { .. })
     ));
+    // During placement (counter 0) a position's value is its best move's,
+    // as the moving phase's at any counter.
+    let ix = moulin_probe::index::Indexer::get();
+    let mut placement_checked = 0;
+    for sector in ["2v3h1v0", "3v3h1v1", "2v2h2v2", "3v2h1v1"] {
+        let sector: Sector = sector.parse().unwrap();
+        for slot in 0..ix.slots(sector) {
+            let Some(node) = ix.unindex(sector, slot) else { continue };
+            let pos = Position::from_node(node, node.side_by_hands());
+            if ix.index(&node) != slot || pos.validate().is_err() {
+                continue;
+            }
+            let value = tb.probe_counter(&pos, 0).unwrap();
+            let moves = tb.probe_moves_counter(&pos, 0).unwrap();
+            let best = moves.iter().map(|(_, v)| *v).max_by_key(|v| v.rank());
+            assert_eq!(best.unwrap_or(RuleOutcome::Loss(0)), value, "{pos}");
+            placement_checked += 1;
+        }
+    }
+    assert!(placement_checked > 1000, "{placement_checked}");
     let placing: Position = "W:a1,d1,b4 B:g1,g4,f6 w 1 1".parse().unwrap();
     assert!(tb.probe_counter(&placing, 0).is_ok());
     assert!(matches!(
