@@ -125,14 +125,14 @@ fn stored_values_agree(rule: Rule) {
 
 #[test]
 fn stored_values_equal_the_reference_flying() {
-    for n in [1, 2, 3, 5, 10, 30, 200] {
+    for n in [1, 3, 10, 50, 200] {
         stored_values_agree(Rule { n, flying: true });
     }
 }
 
 #[test]
 fn stored_values_equal_the_reference_no_flying() {
-    for n in [1, 2, 3, 5, 10, 30, 200] {
+    for n in [1, 3, 10, 50, 200] {
         stored_values_agree(Rule { n, flying: false });
     }
 }
@@ -287,7 +287,9 @@ fn counters_the_tables_cannot_answer_are_refused() {
     for sector in ["2v3h1v0", "3v3h1v1", "2v2h2v2", "3v2h1v1"] {
         let sector: Sector = sector.parse().unwrap();
         for slot in 0..ix.slots(sector) {
-            let Some(node) = ix.unindex(sector, slot) else { continue };
+            let Some(node) = ix.unindex(sector, slot) else {
+                continue;
+            };
             let pos = Position::from_node(node, node.side_by_hands());
             if ix.index(&node) != slot || pos.validate().is_err() {
                 continue;

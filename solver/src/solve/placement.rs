@@ -15,7 +15,7 @@
 //! its own turns, and the reads that miss the cache go down by as much.
 
 use super::retro::{for_each_capture_slot, LowerSectors, Progress};
-use super::scheme::Scheme;
+use super::scheme::{Codes, Dtc, Dtw, Scheme};
 use moulin_probe::board::{forms_mill, removable, stones_in_mills, POINTS};
 use moulin_probe::index::{colex_rank, compress, Indexer, BINOMIAL};
 use moulin_probe::value::{HOLE, LOST_NOW as LOST};
@@ -66,7 +66,7 @@ fn placement_reads(sector: Sector) -> (Sector, Capture) {
 }
 
 /// The sectors and codes a placement pass reads.
-struct Successors<'a> {
+struct Successors<'a, S> {
     /// Codes of the sector after a placement without capture.
     quiet: &'a [u16],
     /// Codes of the sector after a placement with capture (empty when no
@@ -75,7 +75,7 @@ struct Successors<'a> {
     /// Whether a capture leaves the opponent with fewer than three stones.
     capture_loses: bool,
     /// How the codes read.
-    scheme: Scheme,
+    scheme: S,
 }
 
 /// Solves one placement sector (the player to move has stones in hand).
@@ -92,7 +92,19 @@ pub fn solve_placement(
     // rule every successor is at counter 0 (a placement resets it), so the
     // pass is the same minimax over the successors' stored values, one
     // turn further each, with rule codes ordered by `RuleOutcome::rank`.
-    let scheme = Scheme::of(rules);
+    match Scheme::of(rules) {
+        Scheme::Dtw => solve_placement_as(Dtw, sector, lower, progress),
+        Scheme::Dtc(n) => solve_placement_as(Dtc(n), sector, lower, progress),
+    }
+}
+
+/// `solve_placement` for one scheme of values.
+fn solve_placement_as<S: Codes>(
+    scheme: S,
+    sector: Sector,
+    lower: &dyn LowerSectors,
+    progress: &dyn Progress,
+) -> Vec<u16> {
     let ix = Indexer::get();
     let n = ix.slots(sector);
     let (quiet, capture) = placement_reads(sector);
@@ -138,7 +150,7 @@ struct Block {
 
 impl Block {
     /// The codes of the slots of orbit block `orbit` of `sector`.
-    fn solve(&mut self, sector: Sector, orbit: u64, next: &Successors) -> Vec<u16> {
+    fn solve<S: Codes>(&mut self, sector: Sector, orbit: u64, next: &Successors<S>) -> Vec<u16> {
         let ix = Indexer::get();
         let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
         let free_points = POINTS - b;
@@ -227,14 +239,14 @@ impl Block {
 }
 
 /// The best turn so far: the successor code worst for the opponent.
-struct Best {
+struct Best<S> {
     key: u32,
     code: u16,
-    scheme: Scheme,
+    scheme: S,
 }
 
-impl Best {
-    fn new(scheme: Scheme) -> Best {
+impl<S: Codes> Best<S> {
+    fn new(scheme: S) -> Best<S> {
         Best {
             key: u32::MAX,
             code: HOLE,
@@ -255,7 +267,7 @@ impl Best {
     /// The position's code: the best successor's value, seen before the
     /// move (a position without a turn is lost, never the case while the
     /// mover has stones in hand and the board has room).
-    fn value(&self, scheme: Scheme) -> u16 {
+    fn value(&self, scheme: S) -> u16 {
         match self.code {
             HOLE => LOST,
             // Distances of the moving phase stay far below the code's limit.
@@ -302,16 +314,16 @@ mod tests {
         for x in outcomes {
             for y in outcomes {
                 // The opponent's view after the move: a lower key is better for the mover.
-                let key = |o: Outcome| Scheme::Dtw.placement_key(o.code().unwrap());
+                let key = |o: Outcome| Dtw.placement_key(o.code().unwrap());
                 let by_key = key(x) < key(y);
                 let by_rank = x.before_move().rank() > y.before_move().rank();
                 assert_eq!(by_key, by_rank, "{x} vs {y}");
             }
         }
-        let mut best = Best::new(Scheme::Dtw);
+        let mut best = Best::new(Dtw);
         for o in outcomes {
             best.offer(o.code().unwrap());
         }
-        assert_eq!(Some(best.value(Scheme::Dtw)), Outcome::Win(1).code());
+        assert_eq!(Some(best.value(Dtw)), Outcome::Win(1).code());
     }
 }

@@ -26,7 +26,7 @@
 //! indexing any successor during initialisation.
 
 use super::memory::huge_vec;
-use super::scheme::{Conversion, Scheme};
+use super::scheme::{Codes, Conversion, Dtc, Dtw, Scheme};
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS};
 use moulin_probe::index::{Frame, Indexer};
 use moulin_probe::value::HOLE;
@@ -147,9 +147,9 @@ pub(super) fn for_each_capture_slot(
 type Seed = Option<(u16, bool)>;
 
 /// Initial state of one slot: its value, counter and the level it is a seed of.
-fn initial(
+fn initial<S: Codes>(
     rules: &Rules,
-    scheme: Scheme,
+    scheme: S,
     ix: &Indexer,
     values: &[u16],
     sector: Sector,
@@ -226,9 +226,9 @@ fn initial(
 }
 
 impl SectorState {
-    fn new(
+    fn new<S: Codes>(
         rules: &Rules,
-        scheme: Scheme,
+        scheme: S,
         lower: &dyn LowerSectors,
         sector: Sector,
         progress: &dyn Progress,
@@ -286,8 +286,22 @@ pub fn solve_pair(
     lower: &dyn LowerSectors,
     progress: &dyn Progress,
 ) -> Vec<(Sector, Vec<u16>)> {
+    match Scheme::of(rules) {
+        Scheme::Dtw => solve_pair_as(Dtw, rules, a, b, lower, progress),
+        Scheme::Dtc(n) => solve_pair_as(Dtc(n), rules, a, b, lower, progress),
+    }
+}
+
+/// `solve_pair` for one scheme of values.
+fn solve_pair_as<S: Codes>(
+    scheme: S,
+    rules: &Rules,
+    a: u8,
+    b: u8,
+    lower: &dyn LowerSectors,
+    progress: &dyn Progress,
+) -> Vec<(Sector, Vec<u16>)> {
     let ix = Indexer::get();
-    let scheme = Scheme::of(rules);
     let mut sectors = vec![Sector::moving(a, b)];
     if a != b {
         sectors.push(Sector::moving(b, a));
@@ -479,8 +493,8 @@ fn prefetch(word: &AtomicU32) {
 /// its predecessors (ranked by `predecessors`): a lost position makes them
 /// won, a won one takes its weight off their counters.
 #[inline]
-fn propagate(
-    scheme: Scheme,
+fn propagate<S: Codes>(
+    scheme: S,
     to_state: &SectorState,
     preds: &Predecessors,
     level: u16,

@@ -39,84 +39,119 @@ impl Scheme {
             Some(n) => Scheme::Dtc(n),
         }
     }
+}
 
+/// What the passes need of a scheme. Implemented by one type per scheme, so
+/// that the passes are compiled once for each (the distance-to-win pass as
+/// tight as before the rule existed).
+pub trait Codes: Copy + Send + Sync {
     /// What a capture into a position with `code` (the opponent to move, at
-    /// counter 0) is for the capturer. Without the rule the distances add
-    /// up; under it a capture is a conversion: level 1, or `N + 1` when it
-    /// lands in a cursed or blessed value (Syzygy's `CAPT_CWIN`).
-    #[inline]
-    pub fn capture(self, code: u16) -> Conversion {
-        match self {
-            Scheme::Dtw => match Outcome::from_code(code) {
-                Some(Outcome::Loss(d)) => Conversion::Win(d + 1),
-                Some(Outcome::Win(d)) => Conversion::Loss(d + 1),
-                Some(Outcome::Draw) => Conversion::Draw,
-                None => unreachable!("index never yields a hole"),
-            },
-            Scheme::Dtc(n) => match RuleOutcome::from_code(code) {
-                Some(RuleOutcome::Loss(_)) => Conversion::Win(1),
-                Some(RuleOutcome::BlessedLoss(_)) => Conversion::Win(n + 1),
-                Some(RuleOutcome::Draw) => Conversion::Draw,
-                Some(RuleOutcome::CursedWin(_)) => Conversion::Loss(n + 1),
-                Some(RuleOutcome::Win(_)) => Conversion::Loss(1),
-                None => unreachable!("index never yields a hole"),
-            },
-        }
-    }
+    /// counter 0) is for the capturer.
+    fn capture(self, code: u16) -> Conversion;
 
     /// The code of a moving-phase position won (or lost) at `level`.
-    #[inline]
-    pub fn code(self, win: bool, level: u16) -> u16 {
-        assert!(
-            level < MAX_LEVEL,
-            "level {level}: distances this long do not fit"
-        );
-        match self {
-            // The parity of the level tells the outcome.
-            Scheme::Dtw => level + 1,
-            Scheme::Dtc(n) => RuleOutcome::by_level(win, level, n)
-                .code()
-                .expect("levels below MAX_LEVEL fit a code"),
-        }
-    }
+    fn code(self, win: bool, level: u16) -> u16;
 
     /// Orders successor codes by their value for the player who moves
     /// there (a placement: counter 0 after it): a lower key is better for
     /// the mover. Holes come last.
-    #[inline]
-    pub fn placement_key(self, code: u16) -> u32 {
-        if code == HOLE {
-            return u32::MAX;
-        }
-        match self {
-            // Losses by distance, then draws, then wins, slowest first.
-            Scheme::Dtw => match code {
-                0 => 1 << 16,
-                c if c % 2 == 1 => c as u32,
-                c => (2 << 16) - c as u32,
-            },
-            Scheme::Dtc(_) => {
-                let v = RuleOutcome::from_code(code).expect("not a hole");
-                (5_000_000 - v.before_move().rank()) as u32
-            }
-        }
-    }
+    fn placement_key(self, code: u16) -> u32;
 
     /// The code of a placement position whose best successor has `code`:
     /// that value seen before the move, one turn further.
+    fn before_move(self, code: u16) -> u16;
+}
+
+/// Distances to win: `Outcome` codes, the parity of a level tells the outcome.
+#[derive(Clone, Copy, Debug)]
+pub struct Dtw;
+
+/// Distances to conversion under a limit of this many turns: `RuleOutcome`
+/// codes.
+#[derive(Clone, Copy, Debug)]
+pub struct Dtc(pub u16);
+
+impl Codes for Dtw {
+    /// The distances add up.
     #[inline]
-    pub fn before_move(self, code: u16) -> u16 {
-        match self {
-            Scheme::Dtw => Outcome::from_code(code)
-                .expect("not a hole")
-                .before_move()
-                .code(),
-            Scheme::Dtc(_) => RuleOutcome::from_code(code)
-                .expect("not a hole")
-                .before_move()
-                .code(),
+    fn capture(self, code: u16) -> Conversion {
+        match Outcome::from_code(code) {
+            Some(Outcome::Loss(d)) => Conversion::Win(d + 1),
+            Some(Outcome::Win(d)) => Conversion::Loss(d + 1),
+            Some(Outcome::Draw) => Conversion::Draw,
+            None => unreachable!("index never yields a hole"),
         }
-        .expect("a distance a code carries")
+    }
+
+    #[inline]
+    fn code(self, _win: bool, level: u16) -> u16 {
+        debug_assert!(level < MAX_LEVEL);
+        level + 1
+    }
+
+    /// Losses by distance, then draws, then wins, slowest first.
+    #[inline]
+    fn placement_key(self, code: u16) -> u32 {
+        match code {
+            HOLE => u32::MAX,
+            0 => 1 << 16,
+            c if c % 2 == 1 => c as u32,
+            c => (2 << 16) - c as u32,
+        }
+    }
+
+    #[inline]
+    fn before_move(self, code: u16) -> u16 {
+        Outcome::from_code(code)
+            .expect("not a hole")
+            .before_move()
+            .code()
+            .expect("a distance a code carries")
+    }
+}
+
+impl Codes for Dtc {
+    /// A capture is a conversion: level 1, or `N + 1` when it lands in a
+    /// cursed or blessed value (Syzygy's `CAPT_CWIN`).
+    #[inline]
+    fn capture(self, code: u16) -> Conversion {
+        let n = self.0;
+        match RuleOutcome::from_code(code) {
+            Some(RuleOutcome::Loss(_)) => Conversion::Win(1),
+            Some(RuleOutcome::BlessedLoss(_)) => Conversion::Win(n + 1),
+            Some(RuleOutcome::Draw) => Conversion::Draw,
+            Some(RuleOutcome::CursedWin(_)) => Conversion::Loss(n + 1),
+            Some(RuleOutcome::Win(_)) => Conversion::Loss(1),
+            None => unreachable!("index never yields a hole"),
+        }
+    }
+
+    #[inline]
+    fn code(self, win: bool, level: u16) -> u16 {
+        assert!(
+            level < MAX_LEVEL,
+            "level {level}: distances this long do not fit"
+        );
+        RuleOutcome::by_level(win, level, self.0)
+            .code()
+            .expect("levels below MAX_LEVEL fit a code")
+    }
+
+    #[inline]
+    fn placement_key(self, code: u16) -> u32 {
+        match RuleOutcome::from_code(code) {
+            None => u32::MAX,
+            Some(v) => (5_000_000 - v.before_move().rank()) as u32,
+        }
+    }
+
+    #[inline]
+    fn before_move(self, code: u16) -> u16 {
+        RuleOutcome::from_code(code)
+            .expect("not a hole")
+            .before_move()
+            .code()
+            .expect("a distance a code carries")
     }
 }
 
@@ -126,7 +161,7 @@ mod tests {
 
     #[test]
     fn rule_codes_of_levels() {
-        let s = Scheme::Dtc(10);
+        let s = Dtc(10);
         assert_eq!(
             RuleOutcome::from_code(s.code(true, 10)),
             Some(RuleOutcome::Win(10))
@@ -155,7 +190,7 @@ mod tests {
         );
         assert_eq!(s.capture(code(RuleOutcome::Win(3))), Conversion::Loss(1));
         assert_eq!(s.capture(0), Conversion::Draw);
-        assert_eq!(Scheme::Dtw.code(true, 5), Outcome::Win(5).code().unwrap());
+        assert_eq!(Dtw.code(true, 5), Outcome::Win(5).code().unwrap());
     }
 
     #[test]
@@ -170,7 +205,7 @@ mod tests {
             RuleOutcome::Loss(0),
             RuleOutcome::Loss(9),
         ];
-        let s = Scheme::Dtc(10);
+        let s = Dtc(10);
         for x in values {
             for y in values {
                 let by_key =
