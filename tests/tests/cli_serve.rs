@@ -69,11 +69,15 @@ fn site() -> &'static Site {
 
 fn serve(extra: &[&str]) -> Server {
     let site = site();
+    serve_at(&site.tables, &site.web, extra)
+}
+
+fn serve_at(tables: &Path, web: &Path, extra: &[&str]) -> Server {
     let mut child = moulin()
         .args(["serve", "--port", "0", "--quiet", "--dir"])
-        .arg(&site.tables)
+        .arg(tables)
         .arg("--web")
-        .arg(&site.web)
+        .arg(web)
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -363,4 +367,67 @@ fn refuses_to_start_without_the_page_or_its_webassembly() {
     let out = run(&dir.path().join("nowhere"));
     assert_eq!(out.status.code(), Some(1));
     assert!(moulin_tests::text(&out).contains("does not exist"));
+}
+
+#[test]
+fn api_probe_answers_at_a_counter_on_rule_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let out = moulin()
+        .args([
+            "solve",
+            "--max-stones",
+            "3",
+            "--no-capture-limit",
+            "6",
+            "-q",
+            "--dir",
+        ])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", moulin_tests::text(&out));
+    let server = serve_at(&tables, &site().web, &[]);
+    let position = "W:a1,d1,b4 B:g1,g4,f6 w";
+    for counter in ["0", "3", "5"] {
+        let cli = moulin()
+            .args(["probe", "--json", "--counter", counter, "--dir"])
+            .arg(&tables)
+            .arg(position)
+            .output()
+            .unwrap();
+        let reply = get(
+            &server,
+            &format!("/api/probe?position={}&counter={counter}", encode(position)),
+        );
+        assert_eq!(reply.status, 200);
+        assert_eq!(
+            reply.text(),
+            String::from_utf8_lossy(&cli.stdout),
+            "counter {counter}"
+        );
+    }
+    for bad in ["6", "-1", "x"] {
+        let reply = get(
+            &server,
+            &format!("/api/probe?position={}&counter={bad}", encode(position)),
+        );
+        assert_eq!(reply.status, 400, "counter {bad}: {}", reply.text());
+        assert!(reply.text().contains("counter"), "{}", reply.text());
+    }
+    let info = get(&server, "/api/info");
+    let info: serde_json::Value = serde_json::from_slice(&info.body).unwrap();
+    assert_eq!(info["rules"]["no_capture_limit"], 6);
+    // Tables without the rule answer no counter.
+    let plain = serve(&[]);
+    let reply = get(
+        &plain,
+        &format!("/api/probe?position={}&counter=1", encode(position)),
+    );
+    assert_eq!(reply.status, 400);
+    assert!(
+        reply.text().contains("no no-capture rule"),
+        "{}",
+        reply.text()
+    );
 }

@@ -295,8 +295,9 @@ fn file_reply(path: &Path, range: Option<&str>) -> Reply {
     reply
 }
 
-/// `/api/probe?position=...` (what `moulin probe --json` prints for the
-/// position, status 400 for an invalid one, 404 for a missing table) and
+/// `/api/probe?position=...[&counter=C]` (what `moulin probe --json
+/// [--counter C]` prints for the position, status 400 for an invalid one or
+/// a counter the tables cannot answer, 404 for a missing table) and
 /// `/api/info` (the rules and sectors of the tables).
 fn api_reply(tb: &Tablebase, api: &str, query: &str) -> Reply {
     let json = |status, text: String| {
@@ -317,15 +318,37 @@ fn api_reply(tb: &Tablebase, api: &str, query: &str) -> Reply {
                 return json(400, serde_json::to_string(&error).expect("JSON"));
             };
             let text = text.trim();
+            let counter = form_urlencoded::parse(query.as_bytes())
+                .find(|(k, _)| k == "counter")
+                .map(|(_, v)| v.trim().parse::<u16>().map_err(|_| v.into_owned()));
+            let counter = match counter {
+                None => None,
+                Some(Ok(c)) => Some(c),
+                Some(Err(v)) => {
+                    let error = format!("invalid counter `{v}`: a number of turns, 0 or more");
+                    let error = JsonError {
+                        position: text,
+                        error: &error,
+                    };
+                    return json(400, serde_json::to_string(&error).expect("JSON"));
+                }
+            };
+            let answer = |position| match counter {
+                // Under the no-capture rule, at the counter asked for.
+                Some(c) => Report::at_counter(tb, position, c),
+                // Exactly `moulin probe --json`: practical chances included.
+                None => Report::with_chances(tb, position, &AdviceOptions::default()),
+            };
             let (status, result) = match text.parse::<Position>() {
                 Err(e) => (400, Err(format!("invalid position: {e}"))),
-                // Exactly `moulin probe --json`: practical chances included.
-                Ok(position) => match Report::with_chances(tb, position, &AdviceOptions::default())
-                {
+                Ok(position) => match answer(position) {
                     Ok(report) => (200, Ok(report)),
                     Err(e) => {
                         let status = match e {
-                            ProbeError::InvalidPosition(_) => 400,
+                            ProbeError::InvalidPosition(_)
+                            | ProbeError::NoCaptureRule
+                            | ProbeError::CounterOutOfRange { .. }
+                            | ProbeError::CounterInPlacement { .. } => 400,
                             ProbeError::MissingSector(_) => 404,
                             _ => 500,
                         };
@@ -339,7 +362,10 @@ fn api_reply(tb: &Tablebase, api: &str, query: &str) -> Reply {
         "info" => {
             let sectors: Vec<String> = tb.sectors().map(|(s, _)| s.to_string()).collect();
             let info = serde_json::json!({
-                "rules": { "flying": tb.rules().flying },
+                "rules": {
+                    "flying": tb.rules().flying,
+                    "no_capture_limit": tb.no_capture_limit(),
+                },
                 "sectors": sectors,
             });
             json(200, info.to_string())
