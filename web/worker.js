@@ -1,6 +1,8 @@
 // The probe in WebAssembly, in a worker: synchronous range requests are
 // allowed here, so the module reads the tables with a plain function call.
-// Messages in: {id, op: "open" | "probe" | "moves" | "info" | "stats", arg};
+// Messages in: {id, op: "open" | "probe" | "moves" | "info" | "stats", arg}
+// (for "probe", arg is a position, or {position, counter} under the
+// tables' no-capture rule);
 // out: {id, result, ms} where result is the module's JSON answer, parsed.
 
 const encoder = new TextEncoder();
@@ -53,8 +55,9 @@ async function load() {
   wasm = instance.exports;
 }
 
-/** Calls an export with a string argument and parses its JSON answer. */
-function call(name, text) {
+/** Calls an export with a string argument (and a number after it, if
+ * given) and parses its JSON answer. */
+function call(name, text, number) {
   let n;
   if (text === undefined) {
     n = wasm[name]();
@@ -63,9 +66,9 @@ function call(name, text) {
     const ptr = wasm.moulin_alloc(bytes.length);
     new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
     try {
-      n = name === "moulin_open"
-        ? wasm.moulin_open(ptr, bytes.length, 32 << 20)
-        : wasm[name](ptr, bytes.length);
+      if (name === "moulin_open") n = wasm.moulin_open(ptr, bytes.length, 32 << 20);
+      else if (number !== undefined) n = wasm[name](ptr, bytes.length, number);
+      else n = wasm[name](ptr, bytes.length);
     } finally {
       wasm.moulin_free(ptr, bytes.length);
     }
@@ -79,7 +82,10 @@ const OPS = {
     opened = base;
     return call("moulin_open", base);
   },
-  probe: (position) => call("moulin_probe", position),
+  probe: (arg) =>
+    typeof arg === "object" && arg !== null
+      ? call("moulin_probe_counter", arg.position, arg.counter)
+      : call("moulin_probe", arg),
   moves: (position) => call("moulin_moves", position),
   info: () => call("moulin_info"),
   stats: () => ({ ...fetched }),

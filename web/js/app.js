@@ -31,6 +31,10 @@ const state = {
   message: "",
   /** Bumped at each change so that late answers are dropped. */
   token: 0,
+  /** The tables' no-capture limit (turns without a capture), null without the rule. */
+  limit: null,
+  /** The counter of the first position (`?counter=` in the URL, else 0). */
+  startCounter: /^\d+$/.test(params.get("counter") || "") ? Number(params.get("counter")) : 0,
 };
 
 const board = new Board($("board"), (point) => {
@@ -103,8 +107,26 @@ function repeated() {
   return state.history.slice(0, state.index + 1).filter((h) => h.position === here).length >= 3;
 }
 
+/**
+ * Turns since the last capture or placement at the current position: 0
+ * after a placement (`d2`, `d2xg4`) or a capture (`...x..`), one more after
+ * any other move.
+ */
+function counter() {
+  let c = state.startCounter;
+  for (const h of state.history.slice(1, state.index + 1)) {
+    c = !h.move.includes("-") || h.move.includes("x") ? 0 : c + 1;
+  }
+  return c;
+}
+
+/** Whether the no-capture rule has ended the game in a draw. */
+function drawnByRule() {
+  return state.limit !== null && Boolean(state.info) && !state.info.over && counter() >= state.limit;
+}
+
 function gameOver() {
-  return Boolean(state.info && (state.info.over || repeated()));
+  return Boolean(state.info && (state.info.over || repeated() || drawnByRule()));
 }
 
 function humanToMove() {
@@ -180,7 +202,12 @@ async function refresh() {
   state.history[state.index].position = info.position;
   syncUrl();
   render();
-  const report = await engine.probe(info.position);
+  if (drawnByRule()) {
+    render();
+    showRules();
+    return;
+  }
+  const report = await engine.probe(info.position, state.limit === null ? null : counter());
   if (token !== state.token) return;
   state.report = report;
   render();
@@ -229,9 +256,13 @@ function syncUrl() {
 
 async function showRules() {
   const rules = await engine.rules();
+  const limit = rules.no_capture_limit ?? null;
   $("rules").innerHTML =
     `Rules of the tables: flying with three stones <b>${rules.flying ? "on" : "off"}</b>` +
-    " · no-capture rule: <b>off</b> (these tables have no counter; with it, the turns without a mill will show here)" +
+    (limit === null
+      ? " · no-capture rule: <b>off</b> (these tables have no counter; with it, the turns without a mill will show here)"
+      : ` · no-capture rule: a draw after <b>${limit}</b> turns without a capture; ` +
+        `<span data-testid="counter">${counter()}</span> since the last capture or placement`) +
     " · threefold repetition: a draw, counted by this page.";
   const source = $("source");
   source.dataset.ms = engine.lastMs.toFixed(2);
@@ -337,7 +368,14 @@ function renderVerdict(side) {
   let message = state.message;
   if (state.info.over) message = `${state.info.over}: ${sideName(state.info.side === "w" ? "b" : "w")} wins.`;
   else if (repeated()) message = "Draw by threefold repetition.";
+  else if (drawnByRule()) message = `Draw: ${state.limit} turns without a capture (the no-capture rule).`;
   $("message").textContent = message;
+  if (drawnByRule()) {
+    outcome.textContent = "draw";
+    outcome.classList.add("draw");
+    explain.textContent = "the no-capture rule ended the game";
+    return;
+  }
   if (!report) {
     outcome.textContent = "…";
     explain.textContent = "asking the tables";
@@ -358,10 +396,21 @@ function renderVerdict(side) {
   outcome.classList.add(report.outcome);
   const d = report.distance;
   const turns = d === 1 ? "turn" : "turns";
+  // Under the no-capture rule the distance is to the next conversion (a
+  // capture or the end of the game), not to the end.
+  const rule = state.limit !== null;
   explain.textContent = {
-    win: `${side} wins in ${d} ${turns} with perfect play`,
-    loss: d === 0 ? `${side} has lost` : `${side} loses in ${d} ${turns} against the best defence`,
+    win: rule
+      ? `${side} wins: the next capture or the win within ${d} ${turns}, before the counter runs out`
+      : `${side} wins in ${d} ${turns} with perfect play`,
+    loss: d === 0
+      ? `${side} has lost`
+      : rule
+        ? `${side} loses: the opponent's next capture or win within ${d} ${turns} at the longest`
+        : `${side} loses in ${d} ${turns} against the best defence`,
     draw: "a draw with perfect play",
+    "cursed-win": `a draw by the no-capture rule (${side} would win without it)`,
+    "blessed-loss": `a draw by the no-capture rule (${side} would lose without it)`,
   }[report.outcome];
 }
 
@@ -519,6 +568,7 @@ async function main() {
     $("probe-error").hidden = false;
     return;
   }
+  state.limit = (await engine.rules()).no_capture_limit ?? null;
   const first = current();
   const info = await engine.moves(first);
   if (info.error) {

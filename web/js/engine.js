@@ -58,18 +58,22 @@ export class Engine {
     return (await this.request("moves", position)).result;
   }
 
-  /** What `moulin probe --json` prints for a position, as an object. */
-  async probe(position) {
+  /**
+   * What `moulin probe --json` prints for a position, as an object; with a
+   * counter (tables of the no-capture rule), `moulin probe --json --counter`.
+   */
+  async probe(position, counter = null) {
     const start = performance.now();
     let result;
     if (this.api) {
       const url = new URL("api/probe", location.href);
       url.searchParams.set("position", position);
+      if (counter !== null) url.searchParams.set("counter", String(counter));
       const reply = await fetch(url, { cache: "no-store" });
       result = await reply.json();
       this.lastWorkerMs = null;
     } else {
-      const reply = await this.request("probe", position);
+      const reply = await this.request("probe", counter === null ? position : { position, counter });
       result = reply.result;
       this.lastWorkerMs = reply.ms;
     }
@@ -77,7 +81,7 @@ export class Engine {
     return result;
   }
 
-  /** The rules of the tables: {flying}. */
+  /** The rules of the tables: {flying, no_capture_limit}. */
   async rules() {
     if (this.api) return this.api.rules;
     return (await this.request("info")).result.rules;

@@ -25,13 +25,16 @@ const CAPTURE = "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w";
 
 let tables;
 let ownTables = false;
+/** Tables up to 4 a side under a no-capture limit of 6 turns. */
+let ruleTables;
+const LIMIT = 6;
 /** The browser context (a fresh profile). */
 let browser;
 const servers = {};
 
 /** Starts `moulin serve` on a free port; resolves to its base URL. */
-function serve(extra) {
-  const child = spawn(moulin, ["serve", "--port", "0", "--quiet", "--dir", tables, "--web", join(repo, "web"), ...extra], {
+function serve(extra, dir = tables) {
+  const child = spawn(moulin, ["serve", "--port", "0", "--quiet", "--dir", dir, "--web", join(repo, "web"), ...extra], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -56,6 +59,10 @@ before(async () => {
   }
   servers.api = await serve([]);
   servers.static = await serve(["--static-only"]);
+  ruleTables = mkdtempSync(join(tmpdir(), "moulin-web-rule-"));
+  execFileSync(moulin, ["solve", "--max-stones", "4", "--no-capture-limit", String(LIMIT), "--dir", ruleTables], { stdio: "ignore" });
+  servers.ruleApi = await serve([], ruleTables);
+  servers.ruleStatic = await serve(["--static-only"], ruleTables);
   const profile = mkdtempSync(join(tmpdir(), "moulin-chromium-"));
   // A fresh profile (playwright passes it as --user-data-dir).
   browser = await chromium.launchPersistentContext(profile, {
@@ -72,6 +79,7 @@ after(async () => {
   await browser?.close();
   for (const s of Object.values(servers)) s.child.kill();
   if (ownTables) rmSync(tables, { recursive: true, force: true });
+  if (ruleTables) rmSync(ruleTables, { recursive: true, force: true });
 });
 
 /** A fresh page at a position; fails the test on any page error. */
@@ -238,6 +246,52 @@ for (const server of ["api", "static"]) {
       assert.deepEqual(shown, want.moves.map((m) => [m.move, word(m)]), text);
     }
     assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+/** `moulin probe --json --counter C` on the rule tables. */
+function cliAt(position, counter) {
+  const out = execFileSync(moulin, ["probe", "--json", "--counter", String(counter), "--dir", ruleTables, position]);
+  return JSON.parse(out.toString());
+}
+
+// A 3 v 3 position with wins, losses, cursed wins and draws among its moves.
+const RULE_POSITIONS = ["W:a1,d1,b4 B:g1,g4,f6 w", "W:c5,f6,d7 B:a1,d2,a4 w", "W:a1,d1,g1,a4 B:b2,d2,f2,b4 b"];
+
+for (const server of ["ruleApi", "ruleStatic"]) {
+  test(`the no-capture counter, shown and probed (${server === "ruleApi" ? "/api/probe" : "WebAssembly"})`, async () => {
+    for (const text of RULE_POSITIONS) {
+      for (const c of [0, 2, LIMIT - 1]) {
+        const want = cliAt(text, c);
+        assert.ok(!want.error, `${text}: ${want.error}`);
+        const page = await open(server, text, `&counter=${c}`);
+        assert.equal(await page.textContent('[data-testid="counter"]'), String(c));
+        assert.match(await page.textContent('[data-testid="rules"]'), new RegExp(`after ${LIMIT} turns without a capture`));
+        assert.equal(await page.textContent('[data-testid="outcome"]'), word(want), `${text} counter ${c}`);
+        const shown = await page.$$eval("[data-move]", (es) => es.map((e) => [e.dataset.move, e.dataset.outcome]));
+        assert.deepEqual(shown, want.moves.map((m) => [m.move, word(m)]), `${text} counter ${c}`);
+        // A slide without capture: the counter goes up by one, and the new
+        // position is valued there.
+        const slide = want.moves.map((m) => m.move).find((m) => m.includes("-") && !m.includes("x"));
+        if (c < LIMIT - 1 && slide) {
+          const [from, to] = slide.split("-");
+          const before = await position(page);
+          await click(page, from);
+          await click(page, to);
+          await changed(page, before);
+          assert.equal(await page.textContent('[data-testid="counter"]'), String(c + 1));
+          const next = cliAt(await position(page), c + 1);
+          assert.equal(await page.textContent('[data-testid="outcome"]'), word(next), `after ${slide}`);
+        }
+        assert.deepEqual(page.errors, []);
+        await page.close();
+      }
+    }
+    // At the limit the game is over: a draw by the rule.
+    const page = await open(server, RULE_POSITIONS[0], `&counter=${LIMIT}`);
+    assert.match(await page.textContent('[data-testid="message"]'), /no-capture rule/);
+    assert.equal(await page.textContent('[data-testid="outcome"]'), "draw");
     await page.close();
   });
 }

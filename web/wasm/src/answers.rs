@@ -12,11 +12,24 @@ use std::error::Error;
 /// and its causes joined by `: `, as the command line prints them (without
 /// its hints naming `moulin` commands).
 pub fn probe_json(tb: &Tablebase, text: &str) -> String {
+    probe_json_at(tb, text, None)
+}
+
+/// `probe_json` under the tables' no-capture rule at `counter` (`moulin
+/// probe --json --counter C`); `None` as `probe_json`.
+pub fn probe_json_at(tb: &Tablebase, text: &str, counter: Option<u32>) -> String {
     let text = text.trim();
     let result = text
         .parse::<Position>()
         .map_err(|e| format!("invalid position: {e}"))
-        .and_then(|p| Report::new(tb, p).map_err(|e| message(&e)));
+        .and_then(|p| match counter {
+            None => Report::new(tb, p).map_err(|e| message(&e)),
+            Some(c) => {
+                // A counter past u16 is past every limit.
+                let c = u16::try_from(c).unwrap_or(u16::MAX);
+                Report::at_counter(tb, p, c).map_err(|e| message(&e))
+            }
+        });
     let json = match &result {
         Ok(report) => serde_json::to_string(&report.json()),
         Err(error) => serde_json::to_string(&JsonError {
@@ -112,5 +125,9 @@ fn game_over(rules: Rules, position: &Position) -> Option<String> {
 
 /// The rule options of the tables: `{"rules": {"flying": true}}`.
 pub fn info_json(tb: &Tablebase) -> String {
-    serde_json::json!({ "rules": { "flying": tb.rules().flying } }).to_string()
+    let rules = tb.rules();
+    serde_json::json!({
+        "rules": { "flying": rules.flying, "no_capture_limit": rules.no_capture_limit }
+    })
+    .to_string()
 }

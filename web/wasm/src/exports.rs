@@ -164,6 +164,23 @@ pub unsafe extern "C" fn moulin_probe(ptr: *const u8, len: usize) -> usize {
     answer(&mut state, json)
 }
 
+/// `moulin probe --json --counter C` of a position under the tables'
+/// no-capture rule (see `answers::probe_json_at`).
+///
+/// # Safety
+/// `ptr` holds `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_probe_counter(ptr: *const u8, len: usize, counter: u32) -> usize {
+    let mut state = state();
+    // SAFETY: guaranteed by the caller.
+    let json = match (unsafe { text(ptr, len) }, &state.session) {
+        (Err(e), _) => error_json(&e),
+        (Ok(_), None) => error_json("the tables are not open (moulin_open)"),
+        (Ok(position), Some(session)) => session.probe_counter(position, counter),
+    };
+    answer(&mut state, json)
+}
+
 /// The legal moves of a position (see `answers::moves_json`), under the
 /// rules of the tables once open, the default rules before.
 ///
@@ -189,7 +206,10 @@ pub extern "C" fn moulin_info() -> usize {
         Some(session) => session.info(),
         None => {
             let rules = Rules::default();
-            serde_json::json!({ "rules": { "flying": rules.flying } }).to_string()
+            serde_json::json!({
+                "rules": { "flying": rules.flying, "no_capture_limit": rules.no_capture_limit }
+            })
+            .to_string()
         }
     };
     answer(&mut state, json)

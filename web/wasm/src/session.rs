@@ -1,7 +1,7 @@
 //! What the page's worker holds: the tables under a base URL, opened the
 //! way the browser needs them, and the JSON answers about positions.
 
-use crate::answers::{info_json, message, moves_json, probe_json};
+use crate::answers::{info_json, message, moves_json, probe_json, probe_json_at};
 use crate::http::{HttpSource, RangeReader};
 use moulin_probe::index::Indexer;
 use moulin_probe::{Sector, Tablebase};
@@ -35,6 +35,12 @@ impl Session {
     /// `moulin probe --json` of a position (see `answers::probe_json`).
     pub fn probe(&self, position: &str) -> String {
         probe_json(&self.tablebase, position)
+    }
+
+    /// `moulin probe --json --counter C` of a position (see
+    /// `answers::probe_json_at`).
+    pub fn probe_counter(&self, position: &str, counter: u32) -> String {
+        probe_json_at(&self.tablebase, position, Some(counter))
     }
 
     /// The legal moves of a position under the rules of the tables (see
