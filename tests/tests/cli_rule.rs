@@ -175,48 +175,46 @@ fn every_kind_of_tampered_value_is_found() {
             },
         ),
     ];
+    // Writes a value with `moulin tamper`, then verifies the sector alone
+    // (a tampered slot contradicts its successors): whether it passed.
+    let write_and_verify = |sector: &str, pos: &str, v: RuleOutcome| {
+        let mut args = vec![
+            "tamper".to_string(),
+            "--dir".into(),
+            path(dir.path()).into(),
+            pos.to_string(),
+        ];
+        args.extend(args_of(v));
+        let out = moulin().args(&args).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        let out = run(&[
+            "verify",
+            "-q",
+            "--sector",
+            sector,
+            "--dir",
+            path(dir.path()),
+        ]);
+        assert_eq!(
+            out.status.success(),
+            !text(&out).contains("FAILED"),
+            "{}",
+            text(&out)
+        );
+        out.status.success()
+    };
     for (sector, want, change) in cases {
         let (pos, v) = find(dir.path(), sector, want);
         let bad = change(v);
-        let mut args = vec![
-            "tamper".to_string(),
-            "--dir".into(),
-            path(dir.path()).into(),
-            pos.clone(),
-        ];
-        args.extend(args_of(bad));
-        let out = moulin().args(&args).output().unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        // The tampered slot contradicts its successors: checking its
-        // sector alone finds it.
-        let out = run(&[
-            "verify",
-            "-q",
-            "--sector",
-            sector,
-            "--dir",
-            path(dir.path()),
-        ]);
-        assert!(!out.status.success(), "{pos}: {v} -> {bad} passed verify");
-        assert!(text(&out).contains("FAILED"), "{}", text(&out));
+        assert!(
+            !write_and_verify(sector, &pos, bad),
+            "{pos}: {v} -> {bad} passed verify"
+        );
         // Put it back: the tables pass again.
-        let mut args = vec![
-            "tamper".to_string(),
-            "--dir".into(),
-            path(dir.path()).into(),
-            pos.clone(),
-        ];
-        args.extend(args_of(v));
-        assert!(moulin().args(&args).output().unwrap().status.success());
-        let out = run(&[
-            "verify",
-            "-q",
-            "--sector",
-            sector,
-            "--dir",
-            path(dir.path()),
-        ]);
-        assert!(out.status.success(), "{}", text(&out));
+        assert!(
+            write_and_verify(sector, &pos, v),
+            "{pos}: {v} restored fails verify"
+        );
     }
 }
 

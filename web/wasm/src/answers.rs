@@ -5,7 +5,6 @@
 use moulin_probe::report::{JsonError, Report};
 use moulin_probe::{Position, Rules, Side, Tablebase};
 use serde::Serialize;
-use std::error::Error;
 
 /// The line `moulin probe --json` prints for a position (without the
 /// newline): the report, or `position` and `error`. Errors are the message
@@ -40,17 +39,9 @@ pub fn probe_json_at(tb: &Tablebase, text: &str, counter: Option<u32>) -> String
     json.expect("plain strings and numbers serialise")
 }
 
-/// An error and its causes, `: ` between them.
-pub fn message(e: &dyn Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
-}
+/// An error and its causes, `: ` between them (what the command line and
+/// the bindings print).
+pub use moulin_probe::error::chain as message;
 
 /// The legal moves of a position, for the page to play them.
 #[derive(Serialize)]
