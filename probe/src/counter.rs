@@ -16,7 +16,7 @@
 //! `c + 1 = N` is a draw unless the turn ended the game; after a placement
 //! the next position at counter 0, one turn further.
 
-use crate::error::{FileError, ProbeError};
+use crate::error::ProbeError;
 use crate::index::Indexer;
 use crate::position::{Node, Position};
 use crate::rules::Move;
@@ -135,12 +135,6 @@ impl Tablebase {
         }
         let slot = Indexer::get().index(node);
         let code = self.code(sector, slot)?;
-        RuleOutcome::from_code(code).ok_or_else(|| ProbeError::File {
-            path: self
-                .path(sector)
-                .map(|p| p.to_path_buf())
-                .unwrap_or_default(),
-            source: FileError::Corrupt(format!("slot {slot} of a position is a hole")),
-        })
+        RuleOutcome::from_code(code).ok_or_else(|| self.hole(sector, slot))
     }
 }

@@ -253,13 +253,18 @@ impl Tablebase {
         }
         let slot = Indexer::get().index(node);
         let code = self.code(sector, slot)?;
-        Outcome::from_code(code).ok_or_else(|| ProbeError::File {
+        Outcome::from_code(code).ok_or_else(|| self.hole(sector, slot))
+    }
+
+    /// The error of a position whose own slot holds a hole (a damaged table).
+    pub(crate) fn hole(&self, sector: Sector, slot: u64) -> ProbeError {
+        ProbeError::File {
             path: self
                 .entry(sector)
                 .map(|e| e.path.clone())
                 .unwrap_or_default(),
             source: FileError::Corrupt(format!("slot {slot} of a position is a hole")),
-        })
+        }
     }
 
     /// Every legal move with the outcome it leads to, seen by the player who
