@@ -257,6 +257,13 @@ impl Indexer {
         self.reps[k].len() as u64
     }
 
+    /// The representative of orbit `orbit` of the sets of `k` points (the
+    /// numerically smallest set of the orbit; orbits in increasing order of
+    /// it), `None` past the last orbit.
+    pub fn representative(&self, k: usize, orbit: u64) -> Option<Bitboard> {
+        self.reps.get(k)?.get(usize::try_from(orbit).ok()?).copied()
+    }
+
     /// Number of slots of a sector.
     pub fn slots(&self, sector: Sector) -> u64 {
         let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);

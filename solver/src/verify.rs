@@ -23,7 +23,7 @@
 //! and the holes must be exactly the index's non-canonical slots.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use moulin_probe::index::{Frame, Indexer};
+use moulin_probe::index::{Indexer, BINOMIAL};
 use moulin_probe::table::{Counts, TableSummary, EXTENSION};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Move, Node, Position, RuleOutcome, Rules, Sector, Side};
@@ -37,8 +37,10 @@ use std::time::{Duration, Instant};
 mod files;
 mod manifest;
 mod rule;
+mod sweep;
 
 use files::{list_tables, load, read_header, Listing, Loaded};
+use sweep::Sweep;
 
 pub use manifest::{manifest, ManifestEntry, MANIFEST_COLUMNS};
 
@@ -188,22 +190,34 @@ pub struct ValueCheck {
     pub inconsistencies: u64,
     /// The first failing slots, in slot order, described.
     pub reported: Vec<Inconsistency>,
+    /// Classes the derivation visited (each once: as many as the canonical
+    /// slots).
+    pub visited: u64,
 }
 
 impl ValueCheck {
     fn merge(mut self, other: ValueCheck, limit: usize) -> ValueCheck {
         self.tally.add(&other.tally);
         self.inconsistencies += other.inconsistencies;
+        self.visited += other.visited;
         let room = limit.saturating_sub(self.reported.len());
         self.reported.extend(other.reported.into_iter().take(room));
         self
     }
-}
 
-/// The codes of the sectors a sector's turns lead into, by stones on the
-/// board of the player to move and of the opponent (`10 * us + them`; the
-/// hands are the same for every turn of a sector).
-type Lookup<'a> = [Option<&'a [u16]>; 100];
+    /// Counts a failing slot, and describes it if fewer than `limit` are.
+    fn fail(&mut self, sector: Sector, slot: u64, node: Node, what: String, limit: usize) {
+        self.inconsistencies += 1;
+        if self.reported.len() < limit {
+            self.reported.push(Inconsistency {
+                sector,
+                slot,
+                node,
+                what,
+            });
+        }
+    }
+}
 
 /// The value check of one sector: its codes and those of the sectors its
 /// turns lead into.
@@ -220,22 +234,69 @@ pub struct SectorValues<'a> {
 }
 
 impl SectorValues<'_> {
-    /// Checks every slot, in parallel over slot ranges, advancing `progress`
-    /// (if any) by the slots done; describes at most `limit` inconsistencies.
+    /// Checks every slot, in parallel, advancing `progress` (if any) by the
+    /// slots done; describes at most `limit` inconsistencies, those of the
+    /// lowest slots among the ones found first.
+    ///
+    /// Two passes: `scan` goes through the slots in order (holes where the
+    /// index has them, the counts), `Sweep` derives every class's value from
+    /// its successors, mover-major (see `verify/sweep.rs`).
     pub fn check(&self, limit: usize, progress: Option<&ProgressBar>) -> ValueCheck {
-        let slots = Indexer::get().slots(self.sector);
-        (0..slots.div_ceil(CHUNK))
+        let ix = Indexer::get();
+        let slots = ix.slots(self.sector);
+        let scanned = (0..slots.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|c| {
-                let range = c * CHUNK..((c + 1) * CHUNK).min(slots);
-                let done = range.end - range.start;
-                let check = self.check_range(range, limit);
-                if let Some(bar) = progress {
-                    bar.inc(done);
-                }
-                check
-            })
-            .reduce(ValueCheck::default, |a, b| a.merge(b, limit))
+            .map(|c| self.scan(c * CHUNK..((c + 1) * CHUNK).min(slots), limit))
+            .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
+        let sweep = Sweep::new(self.rules, self.sector, &self.successors);
+        let per_orbit = sweep.sets_per_orbit();
+        let derived = (0..sweep.orbits())
+            .into_par_iter()
+            .fold(
+                || (ValueCheck::default(), Vec::new()),
+                |(mut out, mut scratch), orbit| {
+                    sweep.visit(orbit, self.values, &mut scratch, |slot, _, code, best| {
+                        out.visited += 1;
+                        // Missing values and holes are the scan's to report.
+                        let Some(stored) = code.and_then(|code| rule::decode(&self.rules, code))
+                        else {
+                            return;
+                        };
+                        if best != Some(stored.rank()) {
+                            self.recheck(&mut out, slot, stored, limit);
+                        }
+                    });
+                    if let Some(bar) = progress {
+                        bar.inc(per_orbit);
+                    }
+                    (out, scratch)
+                },
+            )
+            .map(|(out, _)| out)
+            .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
+        let mut out = scanned.merge(derived, usize::MAX);
+        out.reported.sort_by_key(|i| i.slot);
+        out.reported.truncate(limit);
+        out
+    }
+
+    /// The slow derivation of a class whose stored value the fast one
+    /// contradicts (or could not read): it decides, and says why.
+    fn recheck(&self, out: &mut ValueCheck, slot: u64, stored: RuleOutcome, limit: usize) {
+        let Some(node) = Indexer::get().unindex(self.sector, slot) else {
+            return;
+        };
+        match self.derive(&node) {
+            Ok((derived, _)) if derived == stored => {}
+            Ok((derived, best)) => out.fail(
+                self.sector,
+                slot,
+                node,
+                explain(stored, derived, best),
+                limit,
+            ),
+            Err(e) => out.fail(self.sector, slot, node, e, limit),
+        }
     }
 
     /// The codes of the sector of a successor.
@@ -248,7 +309,6 @@ impl SectorValues<'_> {
     }
 
     /// The stored value of a successor, seen by its player to move.
-    #[inline]
     fn successor(&self, next: &Node) -> Result<RuleOutcome, String> {
         if next.us_total() < 3 {
             return Ok(RuleOutcome::Loss(0));
@@ -271,7 +331,8 @@ impl SectorValues<'_> {
 
     /// The value the rules give a position from its successors' stored
     /// values, with the best move (`None` when there is no move); an error
-    /// when a successor cannot be read. The slow path, for messages.
+    /// when a successor cannot be read. The slow path, by
+    /// `Rules::for_each_move` itself, for messages.
     fn derive(&self, node: &Node) -> Result<(RuleOutcome, Option<Move>), String> {
         let mut best: Option<(RuleOutcome, Move)> = None;
         let mut failure = None;
@@ -301,138 +362,99 @@ impl SectorValues<'_> {
         })
     }
 
-    /// The fast path of `derive`: the rank of the best move's outcome
-    /// (`Loss(0)`'s without a move), `None` if a successor cannot be read.
-    /// `tables[10 * us + them]` are the codes of the successors' sector with
-    /// that many stones on the board. The successors' slots are gathered first
-    /// and read after, so that the reads (cache misses, in large sectors)
-    /// overlap.
-    #[inline]
-    fn best_rank(
-        &self,
-        node: &Node,
-        tables: &Lookup<'_>,
-        next_slots: &mut Vec<(u32, u64, bool)>,
-    ) -> Option<i32> {
-        const LOST: u32 = u32::MAX;
+    /// The slots `range` in order: holes exactly where the index has them,
+    /// a value in every other slot, and the counts of those values.
+    fn scan(&self, range: std::ops::Range<u64>, limit: usize) -> ValueCheck {
         let ix = Indexer::get();
-        next_slots.clear();
-        // The turns of one move that remove different stones share a frame.
-        let mut last: Option<(u32, Frame)> = None;
-        self.rules.for_each_move(node, |m, next| {
-            let capture = m.remove.is_some();
-            if next.us_total() < 3 {
-                next_slots.push((LOST, 0, capture));
-                return;
-            }
-            let frame = match last {
-                Some((them, f)) if them == next.them => f,
-                _ => {
-                    let f = ix.frame(next.them);
-                    last = Some((next.them, f));
-                    f
-                }
-            };
-            let table = next.us.count_ones() * 10 + next.them.count_ones();
-            next_slots.push((table, frame.slot(next.us), capture));
-        });
-        let mut best = None;
-        for &(table, slot, capture) in next_slots.iter() {
-            let after = if table == LOST {
-                RuleOutcome::Loss(0)
-            } else {
-                let values = tables.get(table as usize).copied().flatten()?;
-                rule::decode(&self.rules, *values.get(slot as usize)?)?
-            };
-            let mine = rule::move_value(&self.rules, node, capture, after);
-            best = best.max(Some(mine.rank()));
-        }
-        Some(best.unwrap_or(RuleOutcome::Loss(0).rank()))
-    }
-
-    fn check_range(&self, range: std::ops::Range<u64>, limit: usize) -> ValueCheck {
-        let ix = Indexer::get();
-        let mut tables: Lookup<'_> = [None; 100];
-        for &(s, values) in &self.successors {
-            if s.stm_board <= 9 && s.opp_board <= 9 {
-                tables[s.stm_board as usize * 10 + s.opp_board as usize] = Some(values);
-            }
-        }
-        let mut next_slots = Vec::new();
+        let s = self.sector;
         let mut out = ValueCheck::default();
-        let fail = |out: &mut ValueCheck, slot: u64, node: Node, what: String| {
-            out.inconsistencies += 1;
-            if out.reported.len() < limit {
-                out.reported.push(Inconsistency {
-                    sector: self.sector,
-                    slot,
-                    node,
-                    what,
-                });
-            }
-        };
-        for (slot, node) in ix.positions(self.sector, range) {
-            let Some(&code) = self.values.get(slot as usize) else {
-                fail(
-                    &mut out,
-                    slot,
-                    node,
-                    "no value: the table is too short".into(),
-                );
-                continue;
-            };
-            let canonical = ix.index(&node) == slot;
-            if !canonical {
-                out.tally.holes += 1;
-                if code != HOLE {
-                    let what = format!(
-                        "slot is a hole (the position is stored at slot {}) but holds {}",
-                        ix.index(&node),
-                        describe(&self.rules, code)
-                    );
-                    fail(&mut out, slot, node, what);
+        let per_orbit = BINOMIAL[24 - s.opp_board as usize][s.stm_board as usize];
+        let mut start = range.start;
+        while start < range.end {
+            let orbit = start / per_orbit;
+            let end = range.end.min((orbit + 1) * per_orbit);
+            let plain = ix
+                .representative(s.opp_board as usize, orbit)
+                .is_some_and(|rep| ix.frame(rep).is_plain());
+            if plain {
+                // Every slot holds its class, of 16 positions.
+                for slot in start..end {
+                    self.tally(&mut out, slot, None, limit);
                 }
-                continue;
-            }
-            let Some(stored) = rule::decode(&self.rules, code) else {
-                fail(&mut out, slot, node, "canonical slot holds a hole".into());
-                continue;
-            };
-            let weight = 16 / ix.stabiliser_size(&node) as u64;
-            let t = &mut out.tally;
-            match stored {
-                RuleOutcome::Win(d) => {
-                    t.classes.win += 1;
-                    t.positions.win += weight;
-                    t.max_win = t.max_win.max(Some(d));
-                }
-                RuleOutcome::Loss(d) => {
-                    t.classes.loss += 1;
-                    t.positions.loss += weight;
-                    t.max_loss = t.max_loss.max(Some(d));
-                }
-                other => {
-                    t.classes.draw += 1;
-                    t.positions.draw += weight;
-                    match other {
-                        RuleOutcome::CursedWin(_) => t.cursed_wins += 1,
-                        RuleOutcome::BlessedLoss(_) => t.blessed_losses += 1,
-                        _ => {}
-                    }
+            } else {
+                for (slot, node) in ix.positions(s, start..end) {
+                    self.tally(&mut out, slot, Some(node), limit);
                 }
             }
-            if self.best_rank(&node, &tables, &mut next_slots) == Some(stored.rank()) {
-                continue;
-            }
-            match self.derive(&node) {
-                Ok((derived, _)) if derived == stored => {}
-                Ok((derived, best)) => {
-                    fail(&mut out, slot, node, explain(stored, derived, best));
-                }
-                Err(e) => fail(&mut out, slot, node, e),
-            }
+            start = end;
         }
         out
+    }
+
+    /// Counts the value of one slot, `node` its position when its orbit has
+    /// holes (`None`: the slot is canonical and its class has 16 positions).
+    #[inline]
+    fn tally(&self, out: &mut ValueCheck, slot: u64, node: Option<Node>, limit: usize) {
+        let ix = Indexer::get();
+        let position = || {
+            node.or_else(|| ix.unindex(self.sector, slot))
+                .expect("a slot of the sector")
+        };
+        let Some(&code) = self.values.get(slot as usize) else {
+            let what = "no value: the table is too short".into();
+            out.fail(self.sector, slot, position(), what, limit);
+            return;
+        };
+        let weight = match node {
+            None => 16,
+            Some(node) => {
+                let home = ix.index(&node);
+                if home != slot {
+                    out.tally.holes += 1;
+                    if code != HOLE {
+                        let what = format!(
+                            "slot is a hole (the position is stored at slot {home}) but holds {}",
+                            describe(&self.rules, code)
+                        );
+                        out.fail(self.sector, slot, node, what, limit);
+                    }
+                    return;
+                }
+                16 / ix.stabiliser_size(&node) as u64
+            }
+        };
+        let Some(stored) = rule::decode(&self.rules, code) else {
+            out.fail(
+                self.sector,
+                slot,
+                position(),
+                "canonical slot holds a hole".into(),
+                limit,
+            );
+            return;
+        };
+        let t = &mut out.tally;
+        match stored {
+            RuleOutcome::Win(d) => {
+                t.classes.win += 1;
+                t.positions.win += weight;
+                t.max_win = t.max_win.max(Some(d));
+            }
+            RuleOutcome::Loss(d) => {
+                t.classes.loss += 1;
+                t.positions.loss += weight;
+                t.max_loss = t.max_loss.max(Some(d));
+            }
+            other => {
+                t.classes.draw += 1;
+                t.positions.draw += weight;
+                match other {
+                    RuleOutcome::CursedWin(_) => t.cursed_wins += 1,
+                    RuleOutcome::BlessedLoss(_) => t.blessed_losses += 1,
+                    _ => {}
+                }
+            }
+        }
     }
 }
 
@@ -672,6 +694,14 @@ fn run(
                     verdict
                         .problems
                         .extend(check.tally.header_disagreements(&own.summary));
+                    let canonical = ix.slots(sector) - check.tally.holes;
+                    if own.values.len() as u64 == ix.slots(sector) && check.visited != canonical {
+                        verdict.problems.push(format!(
+                            "the derivation visited {} classes of {sector}, which has {canonical} \
+                             (a bug of the verifier)",
+                            check.visited
+                        ));
+                    }
                 }
             }
         }

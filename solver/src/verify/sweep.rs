@@ -1,0 +1,409 @@
+//! The verifier's fast derivation: every class of a sector visited once,
+//! mover-major, with the value its best turn gives.
+//!
+//! The slots of a table are ordered by the opponent's stones, so going
+//! through them in order reads the successors (whose opponent is the mover
+//! after the turn) all over their tables: a cache miss per turn. Here the
+//! mover's stones `u` stay fixed (one representative of each symmetry orbit)
+//! while the opponent's stones `t` run through every set beside them. A turn
+//! of `u` (a stone to a point, whatever `t` is) then leads, for every `t`,
+//! into the same block of its successor table: the block of the frame of the
+//! mover's stones after the turn, which the turn computes once. The reads of
+//! one `u` stay within a few dozen blocks of some kilobytes each.
+//!
+//! Each class is visited once: when the stabiliser of `u` is not trivial,
+//! only the smallest of the images of `t` under it is taken. Only the probe's
+//! rules (mills, removals, adjacency), index and decoder are used; the turns
+//! are those of `Rules::for_each_move`, enumerated in another order (a test
+//! compares the two derivations on every position of small sectors).
+
+use super::rule;
+use moulin_probe::board::{
+    forms_mill, removable, Bitboard, Symmetries, ADJACENT, ALL_POINTS, POINTS,
+};
+use moulin_probe::index::{Frame, Indexer, BINOMIAL};
+use moulin_probe::{Node, RuleOutcome, Rules, Sector};
+
+/// One turn of the mover's stones, whatever the opponent's.
+#[derive(Clone, Copy)]
+struct Turn {
+    /// The point the stone arrives on: the turn is legal when the opponent
+    /// is not there.
+    to: Bitboard,
+    /// The frame of the mover's stones after the turn, which are the
+    /// opponent's of the next position.
+    frame: Frame,
+    /// Whether the turn closes a mill (and so removes a stone).
+    mill: bool,
+}
+
+/// Codes below this are ranked from a table (the others by `rule::decode`):
+/// every distance of the game is far below it.
+const RANKED: usize = 4096;
+
+/// Where the positions after one kind of turn (quiet, or with a removal)
+/// are read, and what their codes are worth to the mover.
+struct Next<'a> {
+    /// Their sector's codes; `None` when the player to move there has fewer
+    /// than three stones (`loss 0`) or when the sector was not loaded.
+    codes: Option<&'a [u16]>,
+    /// Whether the player to move there has lost already.
+    lost: bool,
+    /// Whether the turn removes a stone.
+    capture: bool,
+    /// The rank of the turn's value to the mover, by the code it leads to.
+    ranks: Vec<i32>,
+}
+
+impl<'a> Next<'a> {
+    fn new(
+        rules: &Rules,
+        mover: &Node,
+        codes: Option<&'a [u16]>,
+        lost: bool,
+        capture: bool,
+    ) -> Next<'a> {
+        let ranks = (0..RANKED as u16)
+            .map(|code| match rule::decode(rules, code) {
+                Some(after) => rule::move_value(rules, mover, capture, after).rank(),
+                None => i32::MIN,
+            })
+            .collect();
+        Next {
+            codes,
+            lost,
+            capture,
+            ranks,
+        }
+    }
+
+    /// The rank of the turn's value to the mover of `node`, when the next
+    /// position's mover holds `us` and its opponent's frame is `frame`;
+    /// `None` when the next position cannot be read.
+    #[inline]
+    fn rank(&self, rules: &Rules, node: &Node, frame: &Frame, us: Bitboard) -> Option<i32> {
+        let after = if self.lost {
+            RuleOutcome::Loss(0)
+        } else {
+            let code = *self.codes?.get(frame.slot(us) as usize)?;
+            if let Some(&rank) = self.ranks.get(code as usize) {
+                return (rank != i32::MIN).then_some(rank);
+            }
+            rule::decode(rules, code)?
+        };
+        Some(rule::move_value(rules, node, self.capture, after).rank())
+    }
+}
+
+/// The derivation of one sector's values from its successors' codes.
+pub struct Sweep<'a> {
+    rules: Rules,
+    sector: Sector,
+    quiet: Next<'a>,
+    capture: Next<'a>,
+}
+
+impl<'a> Sweep<'a> {
+    /// The sweep of `sector`, reading successors from `tables` (codes by
+    /// sector; the sector itself too when its turns lead back into it).
+    pub fn new(rules: Rules, sector: Sector, tables: &[(Sector, &'a [u16])]) -> Sweep<'a> {
+        let (a, b) = (sector.stm_board, sector.opp_board);
+        let (after, hand) = match sector.stm_hand {
+            0 => (a, 0),
+            h => (a + 1, h - 1),
+        };
+        let mover = Node {
+            us: 0,
+            them: 0,
+            us_hand: sector.stm_hand,
+            them_hand: sector.opp_hand,
+        };
+        let next = |us: u8, capture: bool| {
+            let target = Sector {
+                stm_board: us,
+                opp_board: after,
+                stm_hand: sector.opp_hand,
+                opp_hand: hand,
+            };
+            let codes = tables.iter().find(|(s, _)| *s == target).map(|(_, c)| *c);
+            Next::new(&rules, &mover, codes, us + sector.opp_hand < 3, capture)
+        };
+        Sweep {
+            rules,
+            sector,
+            quiet: next(b, false),
+            capture: next(b.saturating_sub(1), true),
+        }
+    }
+
+    /// Number of orbits of the mover's stones: the units of work of `visit`.
+    pub fn orbits(&self) -> u64 {
+        Indexer::get().orbits(self.sector.stm_board as usize)
+    }
+
+    /// Number of opponent's sets beside one set of the mover's stones.
+    pub fn sets_per_orbit(&self) -> u64 {
+        let (a, b) = (
+            self.sector.stm_board as usize,
+            self.sector.opp_board as usize,
+        );
+        if a + b > POINTS {
+            0
+        } else {
+            BINOMIAL[POINTS - a][b]
+        }
+    }
+
+    /// Calls `visit(slot, node, code, best)` for every class whose mover's
+    /// stones are those of orbit `orbit`, once each: `node` is a position of
+    /// the class (not necessarily the one stored at `slot`), `code` what
+    /// `own` holds at `slot` (`None` past its end) and `best` the rank of the
+    /// best turn's value (`loss 0`'s without a turn), `None` when a successor
+    /// cannot be read. `scratch` is working space.
+    ///
+    /// The classes' slots are gathered first and their codes read in one
+    /// loop, whose loads (cache misses: the slots are all over the table)
+    /// overlap; then the turns are played.
+    pub fn visit(
+        &self,
+        orbit: u64,
+        own: &[u16],
+        scratch: &mut Vec<(Bitboard, u64, Option<u16>)>,
+        mut visit: impl FnMut(u64, Node, Option<u16>, Option<i32>),
+    ) {
+        let ix = Indexer::get();
+        let sym = Symmetries::get();
+        let s = self.sector;
+        let (a, b) = (s.stm_board as usize, s.opp_board as usize);
+        let Some(u) = ix.representative(a, orbit) else {
+            return;
+        };
+        if a + b > POINTS {
+            return;
+        }
+        let stabiliser = ix.frame(u).stabiliser;
+        let fixing: Vec<_> = Symmetries::all()
+            .enumerate()
+            .filter(|&(i, _)| i > 0 && stabiliser & (1 << i) != 0)
+            .map(|(_, g)| g)
+            .collect();
+        // The points beside `u`, in increasing order: the opponent's sets are
+        // the `b`-point subsets of them, in colexicographic order.
+        let mut free = [0u8; POINTS];
+        let mut n = 0;
+        for p in 0..POINTS {
+            if u & (1 << p) == 0 {
+                free[n] = p as u8;
+                n += 1;
+            }
+        }
+        scratch.clear();
+        let limit = 1u32 << n;
+        let mut code: u32 = (1 << b) - 1;
+        while code < limit {
+            let mut t = 0;
+            let mut c = code;
+            while c != 0 {
+                t |= 1 << free[c.trailing_zeros() as usize];
+                c &= c - 1;
+            }
+            code = if b == 0 {
+                limit
+            } else {
+                let low = code & code.wrapping_neg();
+                let ripple = code + low;
+                (((ripple ^ code) >> 2) / low) | ripple
+            };
+            if fixing.iter().any(|&g| sym.map(g, t) < t) {
+                continue;
+            }
+            scratch.push((t, ix.frame(t).slot(u), None));
+        }
+        for entry in scratch.iter_mut() {
+            entry.2 = own.get(entry.1 as usize).copied();
+        }
+        let turns = self.turns(u);
+        for &(t, slot, code) in scratch.iter() {
+            let node = Node {
+                us: u,
+                them: t,
+                us_hand: s.stm_hand,
+                them_hand: s.opp_hand,
+            };
+            visit(slot, node, code, self.best(&node, &turns));
+        }
+    }
+
+    /// The turns of the mover's stones `u`, legal wherever the opponent's
+    /// stones leave their arrival point free.
+    fn turns(&self, u: Bitboard) -> Vec<Turn> {
+        let ix = Indexer::get();
+        let s = self.sector;
+        let mut turns = Vec::new();
+        if s.stm_board + s.stm_hand < 3 {
+            return turns;
+        }
+        let mut arrive = |after: Bitboard, to: usize| {
+            turns.push(Turn {
+                to: 1 << to,
+                frame: ix.frame(after),
+                mill: s.opp_board > 0 && forms_mill(after, to),
+            });
+        };
+        let beside = ALL_POINTS & !u;
+        let points = |set: Bitboard| (0..POINTS).filter(move |&p| set & (1 << p) != 0);
+        if s.stm_hand > 0 {
+            for to in points(beside) {
+                arrive(u | 1 << to, to);
+            }
+        } else {
+            let flies = self.rules.flying && s.stm_board == 3;
+            for from in points(u) {
+                let rest = u ^ 1 << from;
+                let reach = if flies {
+                    beside
+                } else {
+                    ADJACENT[from] & beside
+                };
+                for to in points(reach) {
+                    arrive(rest | 1 << to, to);
+                }
+            }
+        }
+        turns
+    }
+
+    /// The rank of the best turn's value at `node` (see `visit`).
+    #[inline]
+    fn best(&self, node: &Node, turns: &[Turn]) -> Option<i32> {
+        let t = node.them;
+        let mut best = None;
+        let mut victims = None;
+        for turn in turns {
+            if turn.to & t != 0 {
+                continue;
+            }
+            if turn.mill {
+                let mut left = *victims.get_or_insert_with(|| removable(t));
+                while left != 0 {
+                    let r = left & left.wrapping_neg();
+                    left ^= r;
+                    let rank = self.capture.rank(&self.rules, node, &turn.frame, t ^ r)?;
+                    best = best.max(Some(rank));
+                }
+            } else {
+                let rank = self.quiet.rank(&self.rules, node, &turn.frame, t)?;
+                best = best.max(Some(rank));
+            }
+        }
+        Some(best.unwrap_or(RuleOutcome::Loss(0).rank()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SectorValues;
+    use super::*;
+    use moulin_probe::value::HOLE;
+    use moulin_probe::Outcome;
+    use std::collections::HashMap;
+
+    /// A few random codes: small distances of every kind, and some holes
+    /// (which a turn cannot read).
+    fn random_codes(rules: &Rules, slots: u64, seed: &mut u64) -> Vec<u16> {
+        (0..slots)
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                let r = *seed >> 8;
+                if r.is_multiple_of(997) {
+                    return HOLE;
+                }
+                let d = (r / 8 % 40) as u16;
+                let code = match (r % 8, rules.no_capture_limit) {
+                    (0 | 1, _) => RuleOutcome::Draw.code(),
+                    (k, None) if k < 5 => Outcome::Win(2 * d + 1).code(),
+                    (_, None) => Outcome::Loss(2 * d).code(),
+                    (2, _) => RuleOutcome::Win(d + 1).code(),
+                    (3, _) => RuleOutcome::Loss(d).code(),
+                    (4, _) => RuleOutcome::CursedWin(d + 11).code(),
+                    (5, _) => RuleOutcome::BlessedLoss(d + 11).code(),
+                    (6, _) => RuleOutcome::Win(d / 4 + 1).code(),
+                    _ => RuleOutcome::Loss(d / 4).code(),
+                };
+                code.expect("a code")
+            })
+            .collect()
+    }
+
+    /// On every small sector of the game, flying or not, with the rule or
+    /// without, over random successor codes: the sweep visits every
+    /// canonical slot exactly once, each with a position of its class, and
+    /// derives what the rules' own turns (`SectorValues::derive`) derive.
+    #[test]
+    fn the_sweep_derives_what_the_rules_derive() {
+        let ix = Indexer::get();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let sectors: Vec<Sector> = Sector::all(true)
+            .into_iter()
+            .filter(|&s| ix.slots(s) <= 120_000 || (s.is_moving() && ix.slots(s) <= 1_000_000))
+            .collect();
+        assert!(sectors.len() > 40, "{} sectors", sectors.len());
+        assert!(sectors.iter().any(|s| s.stm_board == 3 && s.is_moving()));
+        assert!(sectors.iter().any(|s| s.opp_board == 0));
+        let mut checked = 0u64;
+        for rules in [
+            Rules::with_flying(true),
+            Rules::with_flying(false),
+            Rules {
+                flying: true,
+                no_capture_limit: Some(10),
+            },
+        ] {
+            for &sector in &sectors {
+                let mut codes: HashMap<Sector, Vec<u16>> = HashMap::new();
+                for s in std::iter::once(sector).chain(sector.successors()) {
+                    codes
+                        .entry(s)
+                        .or_insert_with(|| random_codes(&rules, ix.slots(s), &mut seed));
+                }
+                let values = SectorValues {
+                    rules,
+                    sector,
+                    values: &codes[&sector],
+                    successors: codes.iter().map(|(&s, v)| (s, v.as_slice())).collect(),
+                };
+                let tables: Vec<(Sector, &[u16])> =
+                    codes.iter().map(|(&s, v)| (s, v.as_slice())).collect();
+                let sweep = Sweep::new(rules, sector, &tables);
+                let mut seen = vec![false; ix.slots(sector) as usize];
+                let mut scratch = Vec::new();
+                for orbit in 0..sweep.orbits() {
+                    sweep.visit(
+                        orbit,
+                        &codes[&sector],
+                        &mut scratch,
+                        |slot, node, code, best| {
+                            assert_eq!(ix.index(&node), slot, "{sector}: {node:?}");
+                            assert!(!seen[slot as usize], "{sector}: slot {slot} visited twice");
+                            seen[slot as usize] = true;
+                            assert_eq!(code, Some(codes[&sector][slot as usize]));
+                            let slow = values.derive(&node).ok().map(|(v, _)| v.rank());
+                            assert_eq!(best, slow, "{sector} {rules}: {node:?}");
+                            checked += 1;
+                        },
+                    );
+                }
+                for (slot, seen) in seen.iter().enumerate() {
+                    assert_eq!(
+                        *seen,
+                        ix.is_canonical(sector, slot as u64),
+                        "{sector}: slot {slot}"
+                    );
+                }
+            }
+        }
+        assert!(checked > 1_000_000, "{checked} classes");
+    }
+}
