@@ -333,6 +333,18 @@ impl Tablebase {
             })
     }
 
+    /// `sector_values` into `out`, which must have one element per slot
+    /// of the table (`Table::decode_into`).
+    pub fn sector_values_into(&self, sector: Sector, out: &mut [u16]) -> Result<(), ProbeError> {
+        let entry = self.entry(sector)?;
+        self.table(entry)?
+            .decode_into(out)
+            .map_err(|source| ProbeError::File {
+                path: entry.path.clone(),
+                source,
+            })
+    }
+
     /// Checks the checksum of a sector's whole file.
     pub fn check_checksum(&self, sector: Sector) -> Result<(), ProbeError> {
         let entry = self.entry(sector)?;

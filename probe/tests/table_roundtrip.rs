@@ -30,6 +30,13 @@ fn check_round_trip(s: Sector, codes: &[u16], options: &WriteOptions, encoding: 
     assert_eq!(summary.sector, s);
     assert_eq!(summary.slots, codes.len() as u64);
     assert_eq!(table.decode_all().unwrap(), codes, "{s}");
+    let mut into = vec![7u16; codes.len()];
+    table.decode_into(&mut into).unwrap();
+    assert_eq!(into, codes, "{s}: decode_into");
+    for wrong in [codes.len() - 1, codes.len() + 1] {
+        let err = table.decode_into(&mut vec![0; wrong]).unwrap_err();
+        assert!(err.to_string().contains("slots asked for"), "{err}");
+    }
     for slot in (0..codes.len()).step_by(97).chain([codes.len() - 1]) {
         assert_eq!(
             table.get(slot as u64).unwrap(),

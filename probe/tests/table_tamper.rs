@@ -24,6 +24,14 @@ fn small_table() -> (Vec<u16>, Vec<u8>) {
 fn check_damaged(codes: &[u16], bytes: Vec<u8>, what: &str) {
     let Ok(table) = Table::new(bytes) else { return };
     assert!(table.decode_all().is_err(), "{what}: decode_all passed");
+    let slots = table.summary().slots as usize;
+    if slots <= codes.len() {
+        let mut into = vec![0; slots];
+        assert!(
+            table.decode_into(&mut into).is_err(),
+            "{what}: decode_into passed"
+        );
+    }
     assert!(table.check_checksum().is_err(), "{what}: checksum passed");
     let per = table.summary().block_slots as usize;
     for block_start in (0..codes.len()).step_by(per) {

@@ -67,6 +67,26 @@ impl Block {
         }
     }
 
+    /// Writes every code of the block to the start of `out`, which must be
+    /// as long as the block at least; returns how many.
+    fn copy_to(&self, out: &mut [u16]) -> usize {
+        let n = self.len();
+        let out = &mut out[..n];
+        match self.encoding {
+            Encoding::U8 => {
+                for (o, &b) in out.iter_mut().zip(self.bytes.iter()) {
+                    *o = widen(b);
+                }
+            }
+            _ => {
+                for (o, b) in out.iter_mut().zip(self.bytes.chunks_exact(2)) {
+                    *o = u16::from_le_bytes([b[0], b[1]]);
+                }
+            }
+        }
+        n
+    }
+
     /// Appends every code of the block to `out`.
     fn extend(&self, out: &mut Vec<u16>) {
         match self.encoding {
@@ -326,6 +346,35 @@ impl<S: Storage> Table<S> {
             self.decode_block(block)?.extend(&mut out);
         }
         Ok(out)
+    }
+
+    /// `decode_all` into memory the caller gives, exactly one code per slot
+    /// of the table (a caller that knows the sector's size allocates it
+    /// once, in the pages it wants, with no growing).
+    pub fn decode_into(&self, out: &mut [u16]) -> Result<(), FileError> {
+        if out.len() as u64 != self.summary.slots {
+            return Err(corrupt(format!(
+                "{} slots asked for, the table has {}",
+                out.len(),
+                self.summary.slots
+            )));
+        }
+        self.check_checksum()?;
+        let mut at = 0;
+        for block in 0..self.summary.blocks {
+            let decoded = self.decode_block(block)?;
+            if decoded.len() > out.len() - at {
+                return Err(corrupt(format!("block {block} runs past the last slot")));
+            }
+            at += decoded.copy_to(&mut out[at..]);
+        }
+        if at != out.len() {
+            return Err(corrupt(format!(
+                "the blocks hold {at} slots of {}",
+                out.len()
+            )));
+        }
+        Ok(())
     }
 
     /// Checks the CRC32 of the whole file against its trailer (reads every

@@ -234,29 +234,53 @@ pub fn working_bytes(sectors: &[Sector]) -> u64 {
         .sum()
 }
 
-/// Drops kept sectors that `plan[0]` does not read, the one read furthest
-/// ahead first, until they fit in `budget` beside `plan[0]`'s arrays and
-/// reads (which may not fit alone: the budget is then exceeded by them).
-fn evict(solved: &mut Solved, plan: &[Work], budget: u64) {
-    let Some(item) = plan.first() else { return };
-    let now: BTreeSet<Sector> = item.needs().into_iter().collect();
+/// Drops kept sectors not in `now`, the one read furthest ahead first
+/// (`soon` before `plan`), until they fit in `budget` beside `working` bytes
+/// of arrays and the codes of `now` (which may not fit alone: the budget is
+/// then exceeded by them).
+fn evict(
+    solved: &mut Solved,
+    now: &[Sector],
+    working: u64,
+    soon: &[Sector],
+    plan: &[Work],
+    budget: u64,
+) {
     let needed_now: u64 = now.iter().map(|&s| codes_bytes(s)).sum();
-    let next_use = |s: Sector| plan.iter().position(|w| w.needs().contains(&s));
+    let next_use = |s: Sector| match soon.contains(&s) {
+        true => Some(0),
+        false => plan
+            .iter()
+            .position(|w| w.needs().contains(&s))
+            .map(|i| i + 1),
+    };
     let mut others: Vec<Sector> = solved
         .sectors()
         .into_iter()
         .filter(|s| !now.contains(s))
         .collect();
-    // Needed soonest last: the loop pops the furthest first.
-    others.sort_by_key(|&s| (std::cmp::Reverse(next_use(s)), s));
+    // Needed soonest last: the loop pops the furthest first (never: first of all).
+    others.sort_by_key(|&s| (std::cmp::Reverse(next_use(s).unwrap_or(usize::MAX)), s));
     others.reverse();
     let mut kept: u64 = others.iter().map(|&s| codes_bytes(s)).sum();
-    let floor = working_bytes(&item.sectors()) + needed_now;
-    while kept + floor > budget {
+    while kept + working + needed_now > budget {
         let Some(s) = others.pop() else { break };
         solved.remove(s);
         kept -= codes_bytes(s);
     }
+}
+
+/// Reads a finished sector into memory unless it is there: decoded straight
+/// into one allocation of its size, in huge pages (captures read it at
+/// random).
+fn load(solved: &mut Solved, tb: &Tablebase, sector: Sector) -> anyhow::Result<()> {
+    if solved.get(sector).is_none() {
+        let mut values = huge_vec(Indexer::get().slots(sector) as usize, |_| 0u16);
+        tb.sector_values_into(sector, &mut values)
+            .with_context(|| format!("reading the finished sector {sector}"))?;
+        solved.insert(sector, values);
+    }
+    Ok(())
 }
 
 fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
@@ -316,22 +340,14 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
             }
             continue;
         }
-        // Keep in memory only what this item and the later ones read, and
-        // within the budget.
+        // Keep in memory only what this item and the later ones read.
         let later: BTreeSet<Sector> = work[i..].iter().flat_map(Work::needs).collect();
         solved.retain(|s| later.contains(&s));
-        if let Some(budget) = options.memory {
-            evict(&mut solved, &work[i..], budget);
-        }
-        for need in item.needs() {
-            if solved.get(need).is_none() {
-                let values = tb
-                    .sector_values(need)
-                    .with_context(|| format!("reading the finished sector {need}"))?;
-                // Captures read it at random: copied into huge pages.
-                solved.insert(need, huge_vec(values.len(), |i| values[i]));
+        let budget = |solved: &mut Solved, now: &[Sector], working: u64, soon: &[Sector]| {
+            if let Some(budget) = options.memory {
+                evict(solved, now, working, soon, &work[i + 1..], budget);
             }
-        }
+        };
         let item_start = Instant::now();
         let bar = match &bars {
             Some(b) => {
@@ -356,22 +372,52 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
             base: done_slots,
         };
         let results = match *item {
-            Work::Pair(a, b) => retro::solve_pair(
-                &options.rules,
-                a,
-                b,
-                &solved as &dyn LowerSectors,
-                &progress,
-            ),
-            Work::Placement(s) => vec![(
-                s,
-                super::placement::solve_placement(
-                    &options.rules,
+            Work::Pair(a, b) => {
+                // One lower sector at a time: each sector of the pair is
+                // initialised from the sector its captures lead into, and the
+                // levels read none.
+                let mut pair = retro::PairSolve::new(&options.rules, a, b, &progress);
+                let mut working = 0;
+                let lowers: Vec<Sector> = sectors
+                    .iter()
+                    .filter_map(|&s| retro::capture_sector(s))
+                    .collect();
+                while let Some(sector) = pair.next_to_initialise() {
+                    working += working_bytes(&[sector]);
+                    let lower = retro::capture_sector(sector);
+                    let now: Vec<Sector> = lower.into_iter().collect();
+                    let soon: Vec<Sector> = lowers
+                        .iter()
+                        .copied()
+                        .filter(|s| !now.contains(s))
+                        .collect();
+                    budget(&mut solved, &now, working, &soon);
+                    if let Some(l) = lower {
+                        load(&mut solved, &tb, l)?;
+                    }
+                    pair.initialise(lower.map_or(&[][..], |l| solved.get(l).expect("loaded")));
+                }
+                // The codes written come on top of the slot words.
+                let codes: u64 = sectors.iter().map(|&s| codes_bytes(s)).sum();
+                budget(&mut solved, &[], working + codes, &[]);
+                pair.finish()
+            }
+            Work::Placement(s) => {
+                let needs = item.needs();
+                budget(&mut solved, &needs, working_bytes(&sectors), &[]);
+                for &need in &needs {
+                    load(&mut solved, &tb, need)?;
+                }
+                vec![(
                     s,
-                    &solved as &dyn LowerSectors,
-                    &progress,
-                ),
-            )],
+                    super::placement::solve_placement(
+                        &options.rules,
+                        s,
+                        &solved as &dyn LowerSectors,
+                        &progress,
+                    ),
+                )]
+            }
         };
         bar.set_message("writing");
         let time = item_start.elapsed();

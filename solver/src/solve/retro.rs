@@ -226,55 +226,74 @@ fn initial<S: Codes>(
 }
 
 impl SectorState {
+    /// The initial state of `sector`: each slot's value and counter, and the
+    /// seeds of later levels. `lower_values` are the codes of
+    /// `capture_sector(sector)` (empty when a capture wins).
     fn new<S: Codes>(
         rules: &Rules,
         scheme: S,
-        lower: &dyn LowerSectors,
+        lower_values: &[u16],
         sector: Sector,
         progress: &dyn Progress,
         done: &std::sync::atomic::AtomicU64,
         total: u64,
     ) -> SectorState {
         let n = Indexer::get().slots(sector) as usize;
-        // Captures lead the opponent to move in the sector with one stone fewer.
-        let lower_sector = Sector::moving(sector.opp_board.saturating_sub(1), sector.stm_board);
-        let lower_values = if sector.opp_board > 3 {
-            lower.values(lower_sector)
-        } else {
-            &[]
-        };
         let slots: Vec<AtomicU32> = huge_vec(n, |_| AtomicU32::new(0));
-        let seeds: Vec<((u16, bool), u32)> = (0..n.div_ceil(CHUNK))
+        // Seeds gathered by level within each task, then merged: a list of
+        // (level, slot) pairs for the whole sector would take 8 bytes a seed.
+        let by_level = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .flat_map_iter(|c| {
-                let mut local = Vec::new();
-                let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                let len = range.len() as u64;
-                let ix = Indexer::get();
-                for (slot, node) in ix.positions(sector, range.start as u64..range.end as u64) {
-                    let slot = slot as usize;
-                    let (v, k, seed) =
-                        initial(rules, scheme, ix, lower_values, sector, slot as u64, node);
-                    slots[slot].store(pack(v, k), Relaxed);
-                    if let Some(level) = seed {
-                        local.push((level, slot as u32));
+            .fold(
+                BTreeMap::new,
+                |mut local: BTreeMap<(u16, bool), Vec<u32>>, c| {
+                    let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+                    let len = range.len() as u64;
+                    let ix = Indexer::get();
+                    for (slot, node) in ix.positions(sector, range.start as u64..range.end as u64) {
+                        let slot = slot as usize;
+                        let (v, k, seed) =
+                            initial(rules, scheme, ix, lower_values, sector, slot as u64, node);
+                        slots[slot].store(pack(v, k), Relaxed);
+                        if let Some(level) = seed {
+                            local.entry(level).or_default().push(slot as u32);
+                        }
                     }
-                }
-                let now = done.fetch_add(len, Relaxed) + len;
-                progress.initialised(now, total);
-                local
-            })
-            .collect();
-        let mut by_level: BTreeMap<(u16, bool), Vec<u32>> = BTreeMap::new();
-        for (level, slot) in seeds {
-            by_level.entry(level).or_default().push(slot);
-        }
+                    let now = done.fetch_add(len, Relaxed) + len;
+                    progress.initialised(now, total);
+                    local
+                },
+            )
+            .reduce(BTreeMap::new, merge_seeds);
         SectorState {
             sector,
             slots,
             seeds: Mutex::new(by_level),
         }
     }
+}
+
+/// The seeds of two ranges of slots, the lower range's first: each level's
+/// slots stay in increasing order, as the solve's determinism needs.
+fn merge_seeds(
+    mut low: BTreeMap<(u16, bool), Vec<u32>>,
+    high: BTreeMap<(u16, bool), Vec<u32>>,
+) -> BTreeMap<(u16, bool), Vec<u32>> {
+    for (level, mut slots) in high {
+        let list = low.entry(level).or_default();
+        if list.is_empty() {
+            *list = slots;
+        } else {
+            list.append(&mut slots);
+        }
+    }
+    low
+}
+
+/// The sector a sector's captures lead into, `None` when a capture leaves
+/// the opponent two stones (and wins).
+pub fn capture_sector(sector: Sector) -> Option<Sector> {
+    (sector.opp_board > 3).then(|| Sector::moving(sector.opp_board - 1, sector.stm_board))
 }
 
 /// Solves a moving-phase pair. Returns the codes of `(a, b)` and, when
@@ -286,34 +305,119 @@ pub fn solve_pair(
     lower: &dyn LowerSectors,
     progress: &dyn Progress,
 ) -> Vec<(Sector, Vec<u16>)> {
-    match Scheme::of(rules) {
-        Scheme::Dtw => solve_pair_as(Dtw, rules, a, b, lower, progress),
-        Scheme::Dtc(n) => solve_pair_as(Dtc(n), rules, a, b, lower, progress),
+    let mut pair = PairSolve::new(rules, a, b, progress);
+    while let Some(sector) = pair.next_to_initialise() {
+        let values = capture_sector(sector).map_or(&[][..], |s| lower.values(s));
+        pair.initialise(values);
+    }
+    pair.finish()
+}
+
+/// A moving-phase pair solved in steps, so that the caller needs to hold
+/// only one lower sector at a time: each sector of the pair is initialised
+/// from the codes of its `capture_sector` (which may be dropped after),
+/// then `finish` runs the levels.
+pub struct PairSolve<'p> {
+    rules: Rules,
+    scheme: Scheme,
+    a: u8,
+    b: u8,
+    sectors: Vec<Sector>,
+    states: Vec<SectorState>,
+    progress: &'p dyn Progress,
+    done: std::sync::atomic::AtomicU64,
+    total: u64,
+    clock: std::time::Instant,
+}
+
+impl<'p> PairSolve<'p> {
+    /// The solve of the pair `(a, b)` (`a <= b`), nothing initialised yet.
+    pub fn new(rules: &Rules, a: u8, b: u8, progress: &'p dyn Progress) -> PairSolve<'p> {
+        let mut sectors = vec![Sector::moving(a, b)];
+        if a != b {
+            sectors.push(Sector::moving(b, a));
+        }
+        let total = sectors.iter().map(|&s| Indexer::get().slots(s)).sum();
+        PairSolve {
+            rules: *rules,
+            scheme: Scheme::of(rules),
+            a,
+            b,
+            sectors,
+            states: Vec::new(),
+            progress,
+            done: std::sync::atomic::AtomicU64::new(0),
+            total,
+            clock: std::time::Instant::now(),
+        }
+    }
+
+    /// The sector `initialise` initialises next, `None` once all are.
+    pub fn next_to_initialise(&self) -> Option<Sector> {
+        self.sectors.get(self.states.len()).copied()
+    }
+
+    /// Initialises the next sector from `lower`, the codes of its
+    /// `capture_sector` (empty when it has none).
+    pub fn initialise(&mut self, lower: &[u16]) {
+        let Some(sector) = self.next_to_initialise() else {
+            return;
+        };
+        let (rules, done, total) = (&self.rules, &self.done, self.total);
+        let state = match self.scheme {
+            Scheme::Dtw => SectorState::new(rules, Dtw, lower, sector, self.progress, done, total),
+            Scheme::Dtc(n) => {
+                SectorState::new(rules, Dtc(n), lower, sector, self.progress, done, total)
+            }
+        };
+        self.states.push(state);
+    }
+
+    /// Runs the levels; returns the codes of the pair's sectors, in order.
+    /// Every sector must have been initialised.
+    pub fn finish(self) -> Vec<(Sector, Vec<u16>)> {
+        assert!(
+            self.next_to_initialise().is_none(),
+            "every sector of the pair is initialised first"
+        );
+        let init_time = self.clock.elapsed();
+        match self.scheme {
+            Scheme::Dtw => levels(
+                Dtw,
+                &self.rules,
+                self.a,
+                self.b,
+                self.states,
+                self.progress,
+                self.clock,
+                init_time,
+            ),
+            Scheme::Dtc(n) => levels(
+                Dtc(n),
+                &self.rules,
+                self.a,
+                self.b,
+                self.states,
+                self.progress,
+                self.clock,
+                init_time,
+            ),
+        }
     }
 }
 
-/// `solve_pair` for one scheme of values.
-fn solve_pair_as<S: Codes>(
+/// The levels of a pair whose sectors are initialised.
+#[allow(clippy::too_many_arguments)]
+fn levels<S: Codes>(
     scheme: S,
     rules: &Rules,
     a: u8,
     b: u8,
-    lower: &dyn LowerSectors,
+    states: Vec<SectorState>,
     progress: &dyn Progress,
+    clock: std::time::Instant,
+    init_time: std::time::Duration,
 ) -> Vec<(Sector, Vec<u16>)> {
-    let ix = Indexer::get();
-    let mut sectors = vec![Sector::moving(a, b)];
-    if a != b {
-        sectors.push(Sector::moving(b, a));
-    }
-    let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let clock = std::time::Instant::now();
-    let states: Vec<SectorState> = sectors
-        .iter()
-        .map(|&s| SectorState::new(rules, scheme, lower, s, progress, &done, total))
-        .collect();
-    let init_time = clock.elapsed();
     // The predecessors of a position of states[i] are in states[partner(i)].
     let partner = |i: usize| if states.len() == 2 { 1 - i } else { 0 };
 
