@@ -264,6 +264,83 @@ impl Indexer {
         self.reps.get(k)?.get(usize::try_from(orbit).ok()?).copied()
     }
 
+    /// The classes of `sector` whose mover's stones lie in orbit `orbit` of
+    /// the sets of `sector.stm_board` points, each once, mover-major: with
+    /// `u` the orbit's representative, calls `f(u, t, size)` for every set
+    /// `t` of `sector.opp_board` points beside `u` that is the smallest of
+    /// its images under the symmetries fixing `u` (so that `(u, t)` stands
+    /// for its class alone), `size` being the class's number of positions.
+    /// The sets come in colexicographic order. Nothing past the last orbit.
+    ///
+    /// Positions sharing the mover's stones are what a pass over the turns
+    /// wants together: a turn of `u` leads, whatever `t`, into the positions
+    /// of one frame (`frame(u after the turn)`), one block of slots.
+    pub fn for_each_class_of_mover(
+        &self,
+        sector: Sector,
+        orbit: u64,
+        mut f: impl FnMut(Bitboard, Bitboard, u32),
+    ) {
+        let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
+        let Some(u) = self.representative(a, orbit) else {
+            return;
+        };
+        if a + b > POINTS {
+            return;
+        }
+        let sym = Symmetries::get();
+        let stabiliser = self.frame(u).stabiliser;
+        let mut fixing = [Symmetry(0); SYMMETRY_COUNT];
+        let mut k = 0;
+        for g in Symmetries::all().skip(1) {
+            if stabiliser & (1 << g.0) != 0 {
+                fixing[k] = g;
+                k += 1;
+            }
+        }
+        let fixing = &fixing[..k];
+        // The opponent's sets: the `b`-point subsets of the points beside
+        // `u`, by their codes among those points (Gosper's hack).
+        let mut free = [0u8; POINTS];
+        let mut n = 0;
+        for p in 0..POINTS {
+            if u & (1 << p) == 0 {
+                free[n] = p as u8;
+                n += 1;
+            }
+        }
+        let limit = 1u32 << n;
+        let mut code: u32 = (1 << b) - 1;
+        while code < limit {
+            let mut t = 0;
+            let mut c = code;
+            while c != 0 {
+                t |= 1 << free[c.trailing_zeros() as usize];
+                c &= c - 1;
+            }
+            code = if b == 0 {
+                limit
+            } else {
+                let low = code & code.wrapping_neg();
+                let ripple = code + low;
+                (((ripple ^ code) >> 2) / low) | ripple
+            };
+            let mut fixed = 1;
+            let mut smallest = true;
+            for &g in fixing {
+                let image = sym.map(g, t);
+                if image < t {
+                    smallest = false;
+                    break;
+                }
+                fixed += (image == t) as u32;
+            }
+            if smallest {
+                f(u, t, SYMMETRY_COUNT as u32 / fixed);
+            }
+        }
+    }
+
     /// Number of slots of a sector.
     pub fn slots(&self, sector: Sector) -> u64 {
         let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
@@ -591,6 +668,58 @@ pub fn count_classes(sector: Sector) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Mover-major, every class of a sector comes once, with its size:
+    /// the slots reached are exactly the canonical ones.
+    #[test]
+    fn classes_of_mover_cover_each_class_once() {
+        let ix = Indexer::get();
+        let sectors = [
+            Sector::moving(3, 3),
+            Sector::moving(4, 3),
+            Sector::moving(3, 5),
+            Sector {
+                stm_board: 2,
+                opp_board: 0,
+                stm_hand: 7,
+                opp_hand: 8,
+            },
+            Sector {
+                stm_board: 4,
+                opp_board: 4,
+                stm_hand: 1,
+                opp_hand: 1,
+            },
+        ];
+        for s in sectors {
+            let slots = ix.slots(s);
+            let mut seen = vec![false; slots as usize];
+            let (mut classes, mut positions) = (0u64, 0u64);
+            for orbit in 0..ix.orbits(s.stm_board as usize) {
+                ix.for_each_class_of_mover(s, orbit, |u, t, size| {
+                    assert_eq!(u & t, 0);
+                    assert_eq!(t.count_ones(), s.opp_board as u32);
+                    let node = Node {
+                        us: u,
+                        them: t,
+                        us_hand: s.stm_hand,
+                        them_hand: s.opp_hand,
+                    };
+                    let slot = ix.index(&node);
+                    assert!(!seen[slot as usize], "{s}: slot {slot} twice");
+                    seen[slot as usize] = true;
+                    assert_eq!(size, ix.class_size(s, slot), "{s}: slot {slot}");
+                    classes += 1;
+                    positions += size as u64;
+                });
+            }
+            for (slot, &seen) in seen.iter().enumerate() {
+                assert_eq!(seen, ix.is_canonical(s, slot as u64), "{s}: slot {slot}");
+            }
+            assert_eq!(classes, count_classes(s), "{s}");
+            assert_eq!(positions, count_positions(s), "{s}");
+        }
+    }
 
     #[test]
     fn binomials() {

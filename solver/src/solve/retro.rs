@@ -40,8 +40,6 @@ use std::sync::Mutex;
 const UNRESOLVED: u16 = 0x8000;
 /// Counter of a position that can never be a loss.
 const NEVER: u16 = u16::MAX;
-/// Slots handled per parallel task in the initialisation.
-const CHUNK: usize = 1 << 14;
 
 /// What the solve of a pair needs from outside: the finished lower sectors.
 pub trait LowerSectors: Sync {
@@ -74,25 +72,36 @@ struct SectorState {
     seeds: Mutex<BTreeMap<(u16, bool), Vec<u32>>>,
 }
 
-/// Calls `f(from, to, us_after)` for every turn of the mover (no hand).
-#[inline]
-fn for_each_travel(rules: &Rules, node: &Node, mut f: impl FnMut(u32, usize, Bitboard)) {
-    let empty = ALL_POINTS & !(node.us | node.them);
-    let flies = rules.flying && node.us.count_ones() == 3;
-    for from in points(node.us) {
+/// One turn of the mover's stones `u`, whatever the opponent's: legal when
+/// the opponent does not hold its arrival point.
+struct Turn {
+    /// The arrival point's bit.
+    to: Bitboard,
+    /// For a turn that closes a mill, the frame of the mover's stones after
+    /// it: every capture of the turn leads into its positions.
+    mill: Option<Frame>,
+}
+
+/// The turns of the mover's stones `u` in the moving phase.
+fn turns_of(rules: &Rules, u: Bitboard) -> Vec<Turn> {
+    let beside = ALL_POINTS & !u;
+    let flies = rules.flying && u.count_ones() == 3;
+    let mut turns = Vec::new();
+    for from in points(u) {
         let dest = if flies {
-            empty
+            beside
         } else {
-            ADJACENT[from.index()] & empty
+            ADJACENT[from.index()] & beside
         };
         for to in points(dest) {
-            f(
-                from.index() as u32,
-                to.index(),
-                node.us ^ from.bit() ^ to.bit(),
-            );
+            let after = u ^ from.bit() ^ to.bit();
+            turns.push(Turn {
+                to: to.bit(),
+                mill: forms_mill(after, to.index()).then(|| Indexer::get().frame(after)),
+            });
         }
     }
+    turns
 }
 
 /// Calls `f(pred, to, from)` for every position one non-capturing turn
@@ -146,68 +155,48 @@ pub(super) fn for_each_capture_slot(
 /// A seed: the level a position resolves at, and whether it is won there.
 type Seed = Option<(u16, bool)>;
 
-/// Initial state of one slot: its value, counter and the level it is a seed of.
+/// Initial state of the class of the position `(u, t)` (`u`'s turns in
+/// `turns`, `size` positions in the class): its value, counter and the level
+/// it is a seed of. `captures` is working space.
+#[inline]
 fn initial<S: Codes>(
-    rules: &Rules,
     scheme: S,
-    ix: &Indexer,
     values: &[u16],
-    sector: Sector,
-    slot: u64,
-    node: Node,
+    t: Bitboard,
+    size: u32,
+    turns: &[Turn],
+    captures: &mut Vec<u32>,
 ) -> (u16, u16, Seed) {
-    if !ix.frame(node.them).is_plain() && ix.index(&node) != slot {
-        return (HOLE, NEVER, None);
-    }
-    let orbit = ix.class_size(sector, slot);
-    let mut turns = 0u16;
+    let mut quiet = 0u16;
     let mut any = false;
-    let mut best_win = u16::MAX;
-    let mut can_draw = false;
-    let mut loss_bound = 0u16;
-    // The captures' slots are ranked first and their codes read together,
-    // so the cache misses overlap (reading each as it was ranked was the
-    // largest single cost of the initialisation).
-    let mut captures = [0u32; 256];
-    let mut n = 0;
     let mut leaves_two = false;
-    let mut judge = |slots: &[u32]| {
-        let mut codes = [0u16; 256];
-        for (c, &slot) in codes.iter_mut().zip(slots) {
-            *c = values[slot as usize];
+    captures.clear();
+    let victims = removable(t);
+    for turn in turns {
+        if turn.to & t != 0 {
+            continue;
         }
-        for &code in &codes[..slots.len()] {
-            match scheme.capture(code) {
-                Conversion::Win(l) => best_win = best_win.min(l),
-                Conversion::Loss(l) => loss_bound = loss_bound.max(l),
-                Conversion::Draw => can_draw = true,
+        any = true;
+        match &turn.mill {
+            None => quiet += 1,
+            // The victim is left with two stones.
+            Some(_) if t.count_ones() == 3 => leaves_two = true,
+            // Every capture of this turn leaves the opponent to move against
+            // the mover's stones after it: one frame, one block of slots.
+            Some(frame) => {
+                for_each_capture_slot(frame, t, victims, |slot| captures.push(slot as u32))
             }
         }
-    };
-    for_each_travel(rules, &node, |_, to, us_after| {
-        any = true;
-        if !forms_mill(us_after, to) {
-            turns += 1;
-            return;
+    }
+    let mut best_win = if leaves_two { 1 } else { u16::MAX };
+    let mut can_draw = false;
+    let mut loss_bound = 0u16;
+    for &slot in captures.iter() {
+        match scheme.capture(values[slot as usize]) {
+            Conversion::Win(l) => best_win = best_win.min(l),
+            Conversion::Loss(l) => loss_bound = loss_bound.max(l),
+            Conversion::Draw => can_draw = true,
         }
-        let victims = removable(node.them);
-        if node.them.count_ones() == 3 {
-            leaves_two = true; // the victim is left with two stones
-            return;
-        }
-        if n + victims.count_ones() as usize > captures.len() {
-            judge(&captures[..n]);
-            n = 0;
-        }
-        // Every capture of this turn leaves the opponent to move against `us_after`.
-        for_each_capture_slot(&ix.frame(us_after), node.them, victims, |slot| {
-            captures[n] = slot as u32;
-            n += 1;
-        });
-    });
-    judge(&captures[..n]);
-    if leaves_two {
-        best_win = 1;
     }
     if !any {
         return (UNRESOLVED, 0, Some((0, false))); // blocked: lost now
@@ -219,10 +208,10 @@ fn initial<S: Codes>(
         return (UNRESOLVED, NEVER, None);
     }
     let value = UNRESOLVED | loss_bound;
-    if turns == 0 {
+    if quiet == 0 {
         return (value, 0, Some((loss_bound, false)));
     }
-    (value, turns * orbit as u16, None)
+    (value, quiet * size as u16, None)
 }
 
 impl SectorState {
@@ -238,33 +227,51 @@ impl SectorState {
         done: &std::sync::atomic::AtomicU64,
         total: u64,
     ) -> SectorState {
-        let n = Indexer::get().slots(sector) as usize;
-        let slots: Vec<AtomicU32> = huge_vec(n, |_| AtomicU32::new(0));
-        // Seeds gathered by level within each task, then merged: a list of
-        // (level, slot) pairs for the whole sector would take 8 bytes a seed.
-        let by_level = (0..n.div_ceil(CHUNK))
+        let ix = Indexer::get();
+        let n = ix.slots(sector) as usize;
+        // Holes stay as they are; every class is written once below.
+        let slots: Vec<AtomicU32> = huge_vec(n, |_| AtomicU32::new(pack(HOLE, NEVER)));
+        // Mover-major (`Indexer::for_each_class_of_mover`): the captures of a
+        // turn of the mover's stones lead, whatever the opponent's stones,
+        // into one block of the lower sector, so their reads stay in the
+        // cache. Seeds are gathered by level within each task, then merged.
+        let orbits = ix.orbits(sector.stm_board as usize);
+        let share = |orbit: u64| (n as u128 * orbit as u128 / orbits.max(1) as u128) as u64;
+        let mut by_level = (0..orbits)
             .into_par_iter()
             .fold(
-                BTreeMap::new,
-                |mut local: BTreeMap<(u16, bool), Vec<u32>>, c| {
-                    let range = c * CHUNK..((c + 1) * CHUNK).min(n);
-                    let len = range.len() as u64;
-                    let ix = Indexer::get();
-                    for (slot, node) in ix.positions(sector, range.start as u64..range.end as u64) {
-                        let slot = slot as usize;
+                || (BTreeMap::new(), Vec::new(), Vec::new()),
+                |(mut local, mut captures, mut words): Work, orbit| {
+                    let mut turns = None;
+                    words.clear();
+                    ix.for_each_class_of_mover(sector, orbit, |u, t, size| {
+                        let turns = turns.get_or_insert_with(|| turns_of(rules, u));
                         let (v, k, seed) =
-                            initial(rules, scheme, ix, lower_values, sector, slot as u64, node);
-                        slots[slot].store(pack(v, k), Relaxed);
+                            initial(scheme, lower_values, t, size, turns, &mut captures);
+                        let slot = ix.frame(t).slot(u) as u32;
+                        words.push((slot, pack(v, k)));
                         if let Some(level) = seed {
-                            local.entry(level).or_default().push(slot as u32);
+                            local.entry(level).or_default().push(slot);
                         }
+                    });
+                    // The slots are all over the sector: stored in one loop,
+                    // the misses overlap (one at a time, they held up every
+                    // later store).
+                    for &(slot, word) in &words {
+                        slots[slot as usize].store(word, Relaxed);
                     }
+                    let len = share(orbit + 1) - share(orbit);
                     let now = done.fetch_add(len, Relaxed) + len;
                     progress.initialised(now, total);
-                    local
+                    (local, captures, words)
                 },
             )
+            .map(|(local, _, _)| local)
             .reduce(BTreeMap::new, merge_seeds);
+        // In slot order, as the levels read them best.
+        for list in by_level.values_mut() {
+            list.par_sort_unstable();
+        }
         SectorState {
             sector,
             slots,
@@ -273,8 +280,10 @@ impl SectorState {
     }
 }
 
-/// The seeds of two ranges of slots, the lower range's first: each level's
-/// slots stay in increasing order, as the solve's determinism needs.
+/// A task's part of an initialisation: seeds by level, and working space.
+type Work = (BTreeMap<(u16, bool), Vec<u32>>, Vec<u32>, Vec<(u32, u32)>);
+
+/// The seeds of two sets of classes, level by level.
 fn merge_seeds(
     mut low: BTreeMap<(u16, bool), Vec<u32>>,
     high: BTreeMap<(u16, bool), Vec<u32>>,

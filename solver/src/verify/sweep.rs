@@ -11,16 +11,15 @@
 //! mover's stones after the turn, which the turn computes once. The reads of
 //! one `u` stay within a few dozen blocks of some kilobytes each.
 //!
-//! Each class is visited once: when the stabiliser of `u` is not trivial,
-//! only the smallest of the images of `t` under it is taken. Only the probe's
+//! Each class is visited once (`Indexer::for_each_class_of_mover`: when the
+//! stabiliser of `u` is not trivial, only the smallest of the images of `t`
+//! under it is taken). Only the probe's
 //! rules (mills, removals, adjacency), index and decoder are used; the turns
 //! are those of `Rules::for_each_move`, enumerated in another order (a test
 //! compares the two derivations on every position of small sectors).
 
 use super::rule;
-use moulin_probe::board::{
-    forms_mill, removable, Bitboard, Symmetries, ADJACENT, ALL_POINTS, POINTS,
-};
+use moulin_probe::board::{forms_mill, removable, Bitboard, ADJACENT, ALL_POINTS, POINTS};
 use moulin_probe::index::{Frame, Indexer, BINOMIAL};
 use moulin_probe::{Node, RuleOutcome, Rules, Sector};
 
@@ -172,53 +171,16 @@ impl<'a> Sweep<'a> {
         mut visit: impl FnMut(u64, Node, Option<u16>, Option<i32>),
     ) {
         let ix = Indexer::get();
-        let sym = Symmetries::get();
         let s = self.sector;
-        let (a, b) = (s.stm_board as usize, s.opp_board as usize);
-        let Some(u) = ix.representative(a, orbit) else {
+        scratch.clear();
+        let mut mover = None;
+        ix.for_each_class_of_mover(s, orbit, |u, t, _| {
+            mover = Some(u);
+            scratch.push((t, ix.frame(t).slot(u), None));
+        });
+        let Some(u) = mover else {
             return;
         };
-        if a + b > POINTS {
-            return;
-        }
-        let stabiliser = ix.frame(u).stabiliser;
-        let fixing: Vec<_> = Symmetries::all()
-            .enumerate()
-            .filter(|&(i, _)| i > 0 && stabiliser & (1 << i) != 0)
-            .map(|(_, g)| g)
-            .collect();
-        // The points beside `u`, in increasing order: the opponent's sets are
-        // the `b`-point subsets of them, in colexicographic order.
-        let mut free = [0u8; POINTS];
-        let mut n = 0;
-        for p in 0..POINTS {
-            if u & (1 << p) == 0 {
-                free[n] = p as u8;
-                n += 1;
-            }
-        }
-        scratch.clear();
-        let limit = 1u32 << n;
-        let mut code: u32 = (1 << b) - 1;
-        while code < limit {
-            let mut t = 0;
-            let mut c = code;
-            while c != 0 {
-                t |= 1 << free[c.trailing_zeros() as usize];
-                c &= c - 1;
-            }
-            code = if b == 0 {
-                limit
-            } else {
-                let low = code & code.wrapping_neg();
-                let ripple = code + low;
-                (((ripple ^ code) >> 2) / low) | ripple
-            };
-            if fixing.iter().any(|&g| sym.map(g, t) < t) {
-                continue;
-            }
-            scratch.push((t, ix.frame(t).slot(u), None));
-        }
         for entry in scratch.iter_mut() {
             entry.2 = own.get(entry.1 as usize).copied();
         }
