@@ -89,6 +89,22 @@ pub fn colex_rank(set: Bitboard) -> u64 {
     (COLEX[0][0][b0] + COLEX[1][c0][b1] + COLEX[2][c1][b2]) as u64
 }
 
+/// The points outside `taken`, in increasing order, and how many: the
+/// points that the codes of sets beside `taken` number (bit `i` of a code
+/// is the point `free[i]`).
+#[inline]
+pub fn points_beside(taken: Bitboard) -> ([u8; POINTS], usize) {
+    let mut free = [0u8; POINTS];
+    let mut n = 0;
+    for p in 0..POINTS {
+        if taken & (1 << p) == 0 {
+            free[n] = p as u8;
+            n += 1;
+        }
+    }
+    (free, n)
+}
+
 /// `COMPRESS[taken][set]`: `compress` within one byte of the board.
 static COMPRESS: [[u8; 256]; 256] = {
     let mut t = [[0u8; 256]; 256];
@@ -301,14 +317,7 @@ impl Indexer {
         let fixing = &fixing[..k];
         // The opponent's sets: the `b`-point subsets of the points beside
         // `u`, by their codes among those points (Gosper's hack).
-        let mut free = [0u8; POINTS];
-        let mut n = 0;
-        for p in 0..POINTS {
-            if u & (1 << p) == 0 {
-                free[n] = p as u8;
-                n += 1;
-            }
-        }
+        let (free, n) = points_beside(u);
         let limit = 1u32 << n;
         let mut code: u32 = (1 << b) - 1;
         while code < limit {
@@ -482,13 +491,7 @@ pub struct Positions<'a> {
 impl<'a> Positions<'a> {
     fn load_orbit(&mut self) {
         let rep = self.ix.reps[self.sector.opp_board as usize][self.orbit];
-        let mut n = 0;
-        for p in 0..POINTS {
-            if rep & (1 << p) == 0 {
-                self.free[n] = p as u8;
-                n += 1;
-            }
-        }
+        self.free = points_beside(rep).0;
     }
 }
 

@@ -17,7 +17,7 @@
 use super::retro::{for_each_capture_slot, LowerSectors, Progress};
 use super::scheme::{Codes, Dtc, Dtw, Scheme};
 use moulin_probe::board::{forms_mill, removable, stones_in_mills, POINTS};
-use moulin_probe::index::{colex_rank, compress, Indexer, BINOMIAL};
+use moulin_probe::index::{colex_rank, compress, points_beside, Indexer, BINOMIAL};
 use moulin_probe::value::{HOLE, LOST_NOW as LOST};
 use moulin_probe::{Rules, Sector};
 use rayon::prelude::*;
@@ -163,14 +163,7 @@ impl Block {
         let plain = ix.frame(rep).is_plain();
         let victims = if rep != 0 { removable(rep) } else { 0 };
         // The free points of the block, by code bit.
-        let mut free = [0u8; POINTS];
-        let mut k = 0;
-        for p in 0..POINTS {
-            if rep & (1 << p) == 0 {
-                free[k] = p as u8;
-                k += 1;
-            }
-        }
+        let (free, _) = points_beside(rep);
 
         // Every successor of the block, ranked then read: the quiet one of
         // each set after a placement, and the captures of each set with a mill.

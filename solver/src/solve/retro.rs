@@ -389,44 +389,26 @@ impl<'p> PairSolve<'p> {
             self.next_to_initialise().is_none(),
             "every sector of the pair is initialised first"
         );
-        let init_time = self.clock.elapsed();
         match self.scheme {
-            Scheme::Dtw => levels(
-                Dtw,
-                &self.rules,
-                self.a,
-                self.b,
-                self.states,
-                self.progress,
-                self.clock,
-                init_time,
-            ),
-            Scheme::Dtc(n) => levels(
-                Dtc(n),
-                &self.rules,
-                self.a,
-                self.b,
-                self.states,
-                self.progress,
-                self.clock,
-                init_time,
-            ),
+            Scheme::Dtw => levels(Dtw, self),
+            Scheme::Dtc(n) => levels(Dtc(n), self),
         }
     }
 }
 
 /// The levels of a pair whose sectors are initialised.
-#[allow(clippy::too_many_arguments)]
-fn levels<S: Codes>(
-    scheme: S,
-    rules: &Rules,
-    a: u8,
-    b: u8,
-    states: Vec<SectorState>,
-    progress: &dyn Progress,
-    clock: std::time::Instant,
-    init_time: std::time::Duration,
-) -> Vec<(Sector, Vec<u16>)> {
+fn levels<S: Codes>(scheme: S, pair: PairSolve<'_>) -> Vec<(Sector, Vec<u16>)> {
+    let init_time = pair.clock.elapsed();
+    let PairSolve {
+        rules,
+        a,
+        b,
+        states,
+        progress,
+        clock,
+        ..
+    } = pair;
+    let rules = &rules;
     // The predecessors of a position of states[i] are in states[partner(i)].
     let partner = |i: usize| if states.len() == 2 { 1 - i } else { 0 };
 
