@@ -368,7 +368,8 @@ impl SectorValues<'_> {
         let ix = Indexer::get();
         let s = self.sector;
         let mut out = ValueCheck::default();
-        let per_orbit = BINOMIAL[24 - s.opp_board as usize][s.stm_board as usize];
+        let per_orbit =
+            BINOMIAL[moulin_probe::board::POINTS - s.opp_board as usize][s.stm_board as usize];
         let mut start = range.start;
         while start < range.end {
             let orbit = start / per_orbit;

@@ -67,36 +67,38 @@ impl Block {
         }
     }
 
+    /// Every code of the block, in slot order.
+    fn codes(&self) -> impl Iterator<Item = u16> + '_ {
+        let (bytes, words) = match self.encoding {
+            Encoding::U8 => (Some(self.bytes.iter().map(|&b| widen(b))), None),
+            _ => (
+                None,
+                Some(
+                    self.bytes
+                        .chunks_exact(2)
+                        .map(|b| u16::from_le_bytes([b[0], b[1]])),
+                ),
+            ),
+        };
+        bytes
+            .into_iter()
+            .flatten()
+            .chain(words.into_iter().flatten())
+    }
+
     /// Writes every code of the block to the start of `out`, which must be
     /// as long as the block at least; returns how many.
     fn copy_to(&self, out: &mut [u16]) -> usize {
         let n = self.len();
-        let out = &mut out[..n];
-        match self.encoding {
-            Encoding::U8 => {
-                for (o, &b) in out.iter_mut().zip(self.bytes.iter()) {
-                    *o = widen(b);
-                }
-            }
-            _ => {
-                for (o, b) in out.iter_mut().zip(self.bytes.chunks_exact(2)) {
-                    *o = u16::from_le_bytes([b[0], b[1]]);
-                }
-            }
+        for (o, code) in out[..n].iter_mut().zip(self.codes()) {
+            *o = code;
         }
         n
     }
 
     /// Appends every code of the block to `out`.
     fn extend(&self, out: &mut Vec<u16>) {
-        match self.encoding {
-            Encoding::U8 => out.extend(self.bytes.iter().map(|&b| widen(b))),
-            _ => out.extend(
-                self.bytes
-                    .chunks_exact(2)
-                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
-            ),
-        }
+        out.extend(self.codes());
     }
 }
 

@@ -171,7 +171,8 @@ fn initial<S: Codes>(
     let mut any = false;
     let mut leaves_two = false;
     captures.clear();
-    let victims = removable(t);
+    // Only needed when a mill closes, then the same for every turn.
+    let mut victims = None;
     for turn in turns {
         if turn.to & t != 0 {
             continue;
@@ -184,6 +185,7 @@ fn initial<S: Codes>(
             // Every capture of this turn leaves the opponent to move against
             // the mover's stones after it: one frame, one block of slots.
             Some(frame) => {
+                let victims = *victims.get_or_insert_with(|| removable(t));
                 for_each_capture_slot(frame, t, victims, |slot| captures.push(slot as u32))
             }
         }

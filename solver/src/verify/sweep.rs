@@ -19,7 +19,9 @@
 //! compares the two derivations on every position of small sectors).
 
 use super::rule;
-use moulin_probe::board::{forms_mill, removable, Bitboard, ADJACENT, ALL_POINTS, POINTS};
+use moulin_probe::board::{
+    forms_mill, points, removable, Bitboard, Point, ADJACENT, ALL_POINTS, POINTS,
+};
 use moulin_probe::index::{Frame, Indexer, BINOMIAL};
 use moulin_probe::{Node, RuleOutcome, Rules, Sector};
 
@@ -205,30 +207,29 @@ impl<'a> Sweep<'a> {
         if s.stm_board + s.stm_hand < 3 {
             return turns;
         }
-        let mut arrive = |after: Bitboard, to: usize| {
+        let mut arrive = |after: Bitboard, to: Point| {
             turns.push(Turn {
-                to: 1 << to,
+                to: to.bit(),
                 frame: ix.frame(after),
-                mill: s.opp_board > 0 && forms_mill(after, to),
+                mill: s.opp_board > 0 && forms_mill(after, to.index()),
             });
         };
         let beside = ALL_POINTS & !u;
-        let points = |set: Bitboard| (0..POINTS).filter(move |&p| set & (1 << p) != 0);
         if s.stm_hand > 0 {
             for to in points(beside) {
-                arrive(u | 1 << to, to);
+                arrive(u | to.bit(), to);
             }
         } else {
             let flies = self.rules.flying && s.stm_board == 3;
             for from in points(u) {
-                let rest = u ^ 1 << from;
+                let rest = u ^ from.bit();
                 let reach = if flies {
                     beside
                 } else {
-                    ADJACENT[from] & beside
+                    ADJACENT[from.index()] & beside
                 };
                 for to in points(reach) {
-                    arrive(rest | 1 << to, to);
+                    arrive(rest | to.bit(), to);
                 }
             }
         }
