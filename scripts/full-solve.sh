@@ -22,7 +22,8 @@ log="$dir/full-solve.log"
 echo "== $(date -u +%FT%TZ) moulin solve ${what[*]} ${SOLVE_ARGS:-} --dir $dir" >> "$log"
 /usr/bin/time -f 'wall %e s, user %U s, sys %S s, peak memory %M KiB' -a -o "$log" \
   "$bin" solve "${what[@]}" ${SOLVE_ARGS:-} --dir "$dir" | tee -a "$log"
-echo "disk: $(du -sb "$dir" | cut -f1) bytes in $(ls "$dir"/*.mtb | wc -l) tables" | tee -a "$log"
+bytes() { cat "$@" 2>/dev/null | wc -c; }
+echo "disk: $(bytes "$dir"/*.mtb) bytes in $(ls "$dir"/*.mtb | wc -l) tables, $(bytes "$dir"/*.mtw) bytes in $(ls "$dir"/*.mtw 2>/dev/null | wc -l) WDL tables" | tee -a "$log"
 if [ -z "${MOVING_ONLY:-}" ]; then
   "$bin" probe --dir "$dir" "W: B: w 9 9" | tee -a "$log"
 fi

@@ -209,6 +209,7 @@ fn huge_sector(valid: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
         max_loss: None,
         cursed_wins: 0,
         blessed_losses: 0,
+        wdl: false,
         encoding: Encoding::U8,
         block_slots,
         blocks,

@@ -200,6 +200,8 @@ pub enum ProbeError {
         /// The counter asked for.
         counter: u16,
     },
+    /// A distance was asked of WDL tables, which store outcomes only.
+    WdlOnly,
     /// A table file is damaged or unreadable.
     File {
         /// The file.
@@ -251,6 +253,10 @@ impl fmt::Display for ProbeError {
                 f,
                 "counter {counter} with stones in hand: every placement resets the \
                  counter, so it is 0 during placement"
+            ),
+            ProbeError::WdlOnly => f.write_str(
+                "these are WDL tables (outcomes only, no distances): ask for the \
+                 outcome alone (probe_wdl), or open the distance tables",
             ),
             ProbeError::File { path, .. } => write!(f, "table {}", path.display()),
         }

@@ -28,7 +28,7 @@ pub use sector::Sector;
 pub use table::write_table;
 pub use table::{ReadHint, Storage, Table, TableSource, TableSummary};
 pub use tablebase::Tablebase;
-pub use value::{Outcome, RuleOutcome};
+pub use value::{Outcome, RuleOutcome, Wdl};
 
 /// The README's Rust examples, compiled as doctests.
 #[doc = include_str!("../../README.md")]

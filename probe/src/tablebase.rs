@@ -8,7 +8,7 @@ use crate::rules::{Move, Rules};
 use crate::sector::Sector;
 use crate::table::read::read_summary;
 use crate::table::{Block, Storage, Table, TableSource, TableSummary};
-use crate::value::Outcome;
+use crate::value::{Outcome, Wdl};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
@@ -40,6 +40,8 @@ pub struct Tablebase {
     /// or every sector of the game, looked for on first use.
     listed: bool,
     rules: OnceLock<Rules>,
+    /// WDL tables (outcomes only) rather than distance tables.
+    wdl: bool,
     tables: BTreeMap<Sector, Entry>,
     cache: BlockCache,
 }
@@ -101,12 +103,21 @@ impl Tablebase {
         Tablebase::from_source(unsafe { crate::table::Directory::mapped(dir.as_ref()) })
     }
 
+    /// Lists the WDL tables (`*.mtw`, outcomes only) of a directory, like
+    /// `open`. They answer `probe_wdl` and `wdl`; a question about distances
+    /// is `ProbeError::WdlOnly`.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_wdl(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
+        Tablebase::from_source(crate::table::Directory::wdl(dir.as_ref()))
+    }
+
     /// A tablebase over any source of tables. A source that lists its tables
     /// has their headers read now (and the rules checked); one that cannot
     /// list (a web host) has each table looked for on first use, and takes
     /// its rules from the first table found.
     pub fn from_source(source: impl TableSource + 'static) -> Result<Tablebase, ProbeError> {
         let name = PathBuf::from(source.describe());
+        let wdl = source.wdl();
         let listing = source.sectors()?;
         let listed = listing.is_some();
         let rules = OnceLock::new();
@@ -116,7 +127,7 @@ impl Tablebase {
             let path = PathBuf::from(source.location(sector));
             let summary = if listed {
                 let summary =
-                    listed_summary(&source, sector).map_err(|source| ProbeError::File {
+                    listed_summary(&source, sector, wdl).map_err(|source| ProbeError::File {
                         path: path.clone(),
                         source,
                     })?;
@@ -151,6 +162,7 @@ impl Tablebase {
             name,
             listed,
             rules,
+            wdl,
             tables,
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
         })
@@ -183,6 +195,11 @@ impl Tablebase {
     /// cannot list has opened no table yet).
     pub fn rules(&self) -> Rules {
         self.rules.get().copied().unwrap_or_default()
+    }
+
+    /// Whether these are WDL tables (outcomes only).
+    pub fn is_wdl(&self) -> bool {
+        self.wdl
     }
 
     /// The directory of the tables (or the description of another source).
@@ -241,7 +258,41 @@ impl Tablebase {
         Ok(self.rules())
     }
 
+    /// The outcome of a position for the player to move, without distance:
+    /// from WDL tables or from distance tables (under the no-capture rule,
+    /// the value at counter 0, cursed wins and blessed losses as draws).
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        pos.validate()?;
+        let node = pos.node();
+        if !self.wdl {
+            return Ok(self.probe_valid(&node)?.into());
+        }
+        let sector = Sector::of(&node);
+        let rules = self.rules_for(sector)?;
+        if rules.is_lost(&node) {
+            return Ok(Wdl::Loss);
+        }
+        self.wdl(sector, Indexer::get().index(&node))
+    }
+
+    /// The outcome stored at a position's slot (not at a hole: a WDL table
+    /// cannot tell one), from WDL or distance tables without the rule.
+    pub fn wdl(&self, sector: Sector, slot: u64) -> Result<Wdl, ProbeError> {
+        let code = self.code(sector, slot)?;
+        let value = if self.wdl {
+            Wdl::from_code(code)
+        } else if self.rules().no_capture_limit.is_some() {
+            crate::value::RuleOutcome::from_code(code).map(|v| v.outcome().into())
+        } else {
+            Outcome::from_code(code).map(Wdl::from)
+        };
+        value.ok_or_else(|| self.hole(sector, slot))
+    }
+
     fn probe_valid(&self, node: &Node) -> Result<Outcome, ProbeError> {
+        if self.wdl {
+            return Err(ProbeError::WdlOnly);
+        }
         let sector = Sector::of(node);
         let rules = self.rules_for(sector)?;
         if rules.no_capture_limit.is_some() {
@@ -275,6 +326,9 @@ impl Tablebase {
     /// `probe_moves_counter`), cursed and blessed values as draws.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Outcome)>, ProbeError> {
         pos.validate()?;
+        if self.wdl {
+            return Err(ProbeError::WdlOnly);
+        }
         if self
             .rules_for(Sector::of(&pos.node()))?
             .no_capture_limit
@@ -381,6 +435,7 @@ impl Tablebase {
             return Err(ProbeError::MissingSector(entry.sector));
         };
         let table = Table::new(storage).map_err(fail)?;
+        check_kind(table.summary(), self.wdl).map_err(fail)?;
         if table.sector() != entry.sector {
             return Err(fail(FileError::WrongSector {
                 file_name: entry.sector.name(),
@@ -411,11 +466,16 @@ impl Tablebase {
 
 /// Reads and checks a listed table's header and length (not its block
 /// index) and that it holds the sector its name says.
-fn listed_summary(source: &dyn TableSource, sector: Sector) -> Result<TableSummary, FileError> {
+fn listed_summary(
+    source: &dyn TableSource,
+    sector: Sector,
+    wdl: bool,
+) -> Result<TableSummary, FileError> {
     let storage = source
         .open(sector)?
         .ok_or_else(|| FileError::Io(std::io::ErrorKind::NotFound.into()))?;
     let summary = read_summary(&*storage)?;
+    check_kind(&summary, wdl)?;
     if summary.sector != sector {
         return Err(FileError::WrongSector {
             file_name: sector.name(),
@@ -423,6 +483,20 @@ fn listed_summary(source: &dyn TableSource, sector: Sector) -> Result<TableSumma
         });
     }
     Ok(summary)
+}
+
+/// Errs if a table is a WDL table where a distance table is wanted, or the
+/// other way round.
+fn check_kind(summary: &TableSummary, wdl: bool) -> Result<(), FileError> {
+    let kind = |w: bool| if w { "a WDL table" } else { "a distance table" };
+    if summary.wdl != wdl {
+        return Err(FileError::Corrupt(format!(
+            "the file is {}, where {} belongs",
+            kind(summary.wdl),
+            kind(wdl)
+        )));
+    }
+    Ok(())
 }
 
 /// Decoded blocks, least recently used evicted first, in shards so that

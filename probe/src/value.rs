@@ -249,6 +249,75 @@ impl RuleOutcome {
     }
 }
 
+/// A value without distance, for the player to move: what a WDL table
+/// stores, and what a search that needs no distance reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wdl {
+    /// The player to move loses with perfect play.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// The player to move wins with perfect play.
+    Win,
+}
+
+impl Wdl {
+    /// The value of a WDL table's 2-bit code: 0 a draw, 1 a win, 2 a loss;
+    /// `None` for 3, which no table holds.
+    #[inline]
+    pub fn from_code(code: u16) -> Option<Wdl> {
+        match code {
+            0 => Some(Wdl::Draw),
+            1 => Some(Wdl::Win),
+            2 => Some(Wdl::Loss),
+            _ => None,
+        }
+    }
+
+    /// The 2-bit code of a WDL table.
+    pub fn code(self) -> u16 {
+        match self {
+            Wdl::Draw => 0,
+            Wdl::Win => 1,
+            Wdl::Loss => 2,
+        }
+    }
+
+    /// `win`, `draw` or `loss`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+
+    /// The value of the same game for the other player.
+    pub fn flipped(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Loss => Wdl::Win,
+        }
+    }
+}
+
+impl From<Outcome> for Wdl {
+    fn from(o: Outcome) -> Wdl {
+        match o {
+            Outcome::Win(_) => Wdl::Win,
+            Outcome::Loss(_) => Wdl::Loss,
+            Outcome::Draw => Wdl::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
 impl From<Outcome> for RuleOutcome {
     /// A value without the rule, as a rule value (no cursed or blessed one).
     fn from(o: Outcome) -> RuleOutcome {

@@ -61,6 +61,7 @@ fn forged() -> Vec<u8> {
         max_loss: None,
         cursed_wins: 0,
         blessed_losses: 0,
+        wdl: false,
         encoding: Encoding::U8,
         block_slots,
         blocks,

@@ -93,12 +93,20 @@ fn magic_and_version_are_named() {
     // A rule flag this reader does not know, under a valid header CRC: a
     // newer writer's option, reported as unsupported, not as damage.
     let mut newer = bytes.clone();
-    newer[12] |= 4;
+    newer[12] |= 8;
     let crc = crc32fast::hash(&newer[..124]);
     newer[124..128].copy_from_slice(&crc.to_le_bytes());
     let err = Table::new(newer).err().unwrap();
     assert!(matches!(err, FileError::Unsupported(_)), "{err}");
-    assert!(err.to_string().contains("rule flags 0x5"), "{err}");
+    assert!(err.to_string().contains("rule flags 0x9"), "{err}");
+    // An index scheme this reader does not know (byte 23): unsupported.
+    let mut scheme = bytes.clone();
+    scheme[23] = 1;
+    let crc = crc32fast::hash(&scheme[..124]);
+    scheme[124..128].copy_from_slice(&crc.to_le_bytes());
+    let err = Table::new(scheme).err().unwrap();
+    assert!(matches!(err, FileError::Unsupported(_)), "{err}");
+    assert!(err.to_string().contains("index scheme 1"), "{err}");
     // The no-capture rule (bit 1) with a limit no rule has.
     let mut zero = bytes.clone();
     zero[12] |= 2;

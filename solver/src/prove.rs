@@ -17,47 +17,17 @@
 
 use moulin_probe::board::{points, Bitboard, ADJACENT, MILLS_THROUGH};
 use moulin_probe::index::Indexer;
-use moulin_probe::value::HOLE;
-use moulin_probe::{Move, Node, Outcome, ProbeError, Rules, Sector, Tablebase};
+use moulin_probe::{Move, Node, ProbeError, Rules, Sector, Tablebase};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// A value without distance, for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Wdl {
-    /// The player to move loses with perfect play.
-    Loss,
-    /// Neither side can force a win.
-    Draw,
-    /// The player to move wins with perfect play.
-    Win,
-}
+pub use moulin_probe::Wdl;
 
-impl Wdl {
-    fn from_score(score: i8) -> Wdl {
-        match score {
-            1 => Wdl::Win,
-            0 => Wdl::Draw,
-            _ => Wdl::Loss,
-        }
-    }
-
-    /// `win`, `draw` or `loss`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Wdl::Win => "win",
-            Wdl::Draw => "draw",
-            Wdl::Loss => "loss",
-        }
-    }
-
-    /// The value of the same game for the other player.
-    pub fn flipped(self) -> Wdl {
-        match self {
-            Wdl::Win => Wdl::Loss,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::Loss => Wdl::Win,
-        }
+fn from_score(score: i8) -> Wdl {
+    match score {
+        1 => Wdl::Win,
+        0 => Wdl::Draw,
+        _ => Wdl::Loss,
     }
 }
 
@@ -121,7 +91,7 @@ impl<'a> Prover<'a> {
         } else {
             self.search(node, sector, slot, -1, 1)?
         };
-        Ok(Wdl::from_score(score))
+        Ok(from_score(score))
     }
 
     /// Every legal turn of a position with the value it leads to for the
@@ -257,18 +227,11 @@ impl<'a> Prover<'a> {
 
     fn leaf(&self, sector: Sector, slot: u64) -> Result<i8, ProbeError> {
         self.leaves.fetch_add(1, Relaxed);
-        let code = self.tb.code(sector, slot)?;
-        match Outcome::from_code(code) {
-            Some(Outcome::Win(_)) => Ok(1),
-            Some(Outcome::Loss(_)) => Ok(-1),
-            Some(Outcome::Draw) => Ok(0),
-            None => Err(ProbeError::File {
-                path: self.tb.path(sector)?.to_path_buf(),
-                source: moulin_probe::FileError::Corrupt(format!(
-                    "slot {slot} is a hole (code {HOLE:#x}) but a position's index"
-                )),
-            }),
-        }
+        Ok(match self.tb.wdl(sector, slot)? {
+            Wdl::Win => 1,
+            Wdl::Draw => 0,
+            Wdl::Loss => -1,
+        })
     }
 }
 

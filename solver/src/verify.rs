@@ -20,11 +20,13 @@
 //!
 //! Besides the values, each file's header, block checksums and whole-file
 //! checksum are checked, the header's counts are recounted from the values,
-//! and the holes must be exactly the index's non-canonical slots.
+//! and the holes must be exactly the index's non-canonical slots. A WDL
+//! table beside a table (`<sector>.mtw`) must hold the outcome of every
+//! verified value and the same counts.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::{Indexer, BINOMIAL};
-use moulin_probe::table::{Counts, TableSummary, EXTENSION};
+use moulin_probe::table::{Counts, TableSummary, EXTENSION, WDL_EXTENSION};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Move, Node, Position, RuleOutcome, Rules, Sector, Side};
 use rayon::prelude::*;
@@ -39,7 +41,7 @@ mod manifest;
 mod rule;
 mod sweep;
 
-use files::{list_tables, load, read_header, Listing, Loaded};
+use files::{check_wdl, list_tables, load, read_header, Listing, Loaded};
 use sweep::Sweep;
 
 pub use manifest::{manifest, ManifestEntry, MANIFEST_COLUMNS};
@@ -500,8 +502,12 @@ pub struct SectorVerdict {
     pub slots: u64,
     /// Slots that fail the value check.
     pub inconsistencies: u64,
-    /// What is wrong with the file, its header or its successors.
+    /// What is wrong with the file, its header or its successors (or with
+    /// its WDL table).
     pub problems: Vec<String>,
+    /// Whether a WDL table (`<sector>.mtw`) was found and checked against
+    /// the table.
+    pub wdl_checked: bool,
     /// Time spent on the sector (reading included).
     pub time: Duration,
 }
@@ -652,6 +658,7 @@ fn run(
             slots: 0,
             inconsistencies: 0,
             problems: Vec::new(),
+            wdl_checked: false,
             time: Duration::ZERO,
         };
         let successors: Vec<Sector> = sector
@@ -695,6 +702,11 @@ fn run(
                     verdict
                         .problems
                         .extend(check.tally.header_disagreements(&own.summary));
+                    let wdl_path = dir.join(format!("{}.{WDL_EXTENSION}", sector.name()));
+                    match check_wdl(&wdl_path, own) {
+                        Ok(checked) => verdict.wdl_checked = checked,
+                        Err(e) => verdict.problems.push(e),
+                    }
                     let canonical = ix.slots(sector) - check.tally.holes;
                     if own.values.len() as u64 == ix.slots(sector) && check.visited != canonical {
                         verdict.problems.push(format!(

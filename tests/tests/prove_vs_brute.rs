@@ -30,8 +30,19 @@ fn check(flying: bool, stride: usize) {
         ..Default::default()
     };
     solve_moving(&options).unwrap();
-    let tb = Tablebase::open(dir.path()).unwrap();
-    let prover = Prover::new(&tb, 16 << 20);
+    // The search over the distance tables and over the WDL tables the same
+    // solve wrote beside them.
+    let distance = Tablebase::open(dir.path()).unwrap();
+    let wdl_tables = Tablebase::open_wdl(dir.path()).unwrap();
+    assert!(!distance.is_wdl() && wdl_tables.is_wdl());
+    assert_eq!(wdl_tables.sectors().count(), distance.sectors().count());
+    for tb in [&distance, &wdl_tables] {
+        compare(reference, tb, flying, stride);
+    }
+}
+
+fn compare(reference: &brute::BruteTable, tb: &Tablebase, flying: bool, stride: usize) {
+    let prover = Prover::new(tb, 16 << 20);
 
     let start = Node {
         us: 0,
@@ -80,7 +91,8 @@ fn check(flying: bool, stride: usize) {
         }
     }
     eprintln!(
-        "flying {flying}: {compared} positions compared, {:?}",
+        "flying {flying}, WDL tables {}: {compared} positions compared, {:?}",
+        tb.is_wdl(),
         prover.stats()
     );
     assert!(compared > 100_000, "only {compared} positions compared");

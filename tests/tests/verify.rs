@@ -5,7 +5,7 @@
 
 use moulin::verify::{ManifestEntry, SectorValues};
 use moulin_probe::index::Indexer;
-use moulin_probe::table::Table;
+use moulin_probe::table::{write_wdl_table_with, Table, WriteOptions};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Node, Outcome, Position, Rules, Sector, Side, Symmetries};
 use std::path::Path;
@@ -115,10 +115,44 @@ fn solved_tables_pass() {
     assert!(t.contains("positions/s"), "{t}");
     for s in ["3v3", "3v4", "4v3", "4v4"] {
         assert!(
-            t.lines().any(|l| l.starts_with(s) && l.contains(" ok ")),
+            t.lines()
+                .any(|l| l.starts_with(s) && l.contains(" ok ") && l.contains("its WDL table")),
             "{t}"
         );
     }
+}
+
+#[test]
+fn a_wdl_table_that_disagrees_with_its_table_is_found() {
+    let dir = copy_of_solved();
+    let s: Sector = "4v4".parse().unwrap();
+    let mut codes = values(dir.path(), s);
+    // Swap a won and a drawn class of the same size: the counts stay, two
+    // slots of the WDL table are wrong.
+    let ix = Indexer::get();
+    let slot_of = |want: fn(Outcome) -> bool, size: Option<u32>| {
+        (0..codes.len()).find(|&i| {
+            Outcome::from_code(codes[i]).is_some_and(want)
+                && size.is_none_or(|z| ix.class_size(s, i as u64) == z)
+        })
+    };
+    let won = slot_of(|o| matches!(o, Outcome::Win(_)), None).unwrap();
+    let size = ix.class_size(s, won as u64);
+    let drawn = slot_of(|o| o == Outcome::Draw, Some(size)).unwrap();
+    codes.swap(won, drawn);
+    write_wdl_table_with(
+        dir.path(),
+        s,
+        Rules::default(),
+        &codes,
+        &WriteOptions::default(),
+    )
+    .unwrap();
+    let out = verify(dir.path(), &["4v4"]);
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    let first = won.min(drawn);
+    assert!(t.contains(&format!("4v4.mtw: slot {first} holds")), "{t}");
 }
 
 #[test]

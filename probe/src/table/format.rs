@@ -28,6 +28,13 @@ const FLAG_FLYING: u32 = 1;
 /// the codes are rule codes (`RuleOutcome::code`), and bytes 116..124 hold
 /// the class counts of cursed wins and blessed losses (u32 each).
 const FLAG_NO_CAPTURE: u32 = 2;
+/// Rule flag bit 2: a WDL table, outcomes only (`Encoding::Wdl`), beside the
+/// distance table of the same sector and rules.
+const FLAG_WDL: u32 = 4;
+/// Byte 23: the index scheme numbering the slots. 0 is the only one, the
+/// scheme of `index.rs` defined in `data/README.md`; a reader refuses any
+/// other as an unsupported feature.
+pub const INDEX_SCHEME: u8 = 0;
 /// "No win / no loss" in the longest-distance fields.
 const NONE_DISTANCE: u16 = u16::MAX;
 
@@ -41,14 +48,36 @@ pub enum Encoding {
     /// Two bytes per slot, in two planes per block: every low byte, then every
     /// high byte (the high bytes are mostly zero and compress away).
     U16Planes,
+    /// WDL tables: two bits per slot, four slots a byte (slot `4k + j` in
+    /// bits `2j..2j + 2` of byte `k`): 0 a draw, 1 a win, 2 a loss; a hole
+    /// holds the value of the slot before it (0 at the start of a block), as
+    /// no probe reads it.
+    Wdl,
 }
 
 impl Encoding {
-    /// Bytes per slot.
+    /// Header byte 20: bytes per slot (0 for the quarter byte of `Wdl`).
     pub fn width(self) -> u8 {
         match self {
             Encoding::U8 => 1,
             Encoding::U16 | Encoding::U16Planes => 2,
+            Encoding::Wdl => 0,
+        }
+    }
+
+    /// Bytes that `slots` slots take decoded.
+    pub fn bytes_for(self, slots: u64) -> u64 {
+        match self {
+            Encoding::Wdl => slots.div_ceil(4),
+            _ => slots * self.width() as u64,
+        }
+    }
+
+    /// Slots that `bytes` decoded bytes hold (whole slots).
+    pub fn slots_in(self, bytes: u64) -> u64 {
+        match self {
+            Encoding::Wdl => bytes * 4,
+            _ => bytes / self.width() as u64,
         }
     }
 
@@ -57,6 +86,7 @@ impl Encoding {
             Encoding::U8 => 0,
             Encoding::U16 => 1,
             Encoding::U16Planes => 2,
+            Encoding::Wdl => 3,
         }
     }
 
@@ -65,6 +95,7 @@ impl Encoding {
             0 => Some(Encoding::U8),
             1 => Some(Encoding::U16),
             2 => Some(Encoding::U16Planes),
+            3 => Some(Encoding::Wdl),
             _ => None,
         }
     }
@@ -117,6 +148,9 @@ pub struct TableSummary {
     /// Under the no-capture rule, classes lost without the rule but drawn
     /// under it at counter 0 (counted among the draws); 0 without the rule.
     pub blessed_losses: u64,
+    /// A WDL table: outcomes only (`Encoding::Wdl`); the counts and longest
+    /// distances are those of the distance table it was written from.
+    pub wdl: bool,
     /// Layout of the values.
     pub encoding: Encoding,
     /// Slots per block (the last block may be shorter).
@@ -156,11 +190,15 @@ impl TableSummary {
         if self.rules.no_capture_limit.is_some() {
             flags |= FLAG_NO_CAPTURE;
         }
+        if self.wdl {
+            flags |= FLAG_WDL;
+        }
         h[12..16].copy_from_slice(&flags.to_le_bytes());
         let s = self.sector;
         h[16..20].copy_from_slice(&[s.stm_board, s.opp_board, s.stm_hand, s.opp_hand]);
         h[20] = self.encoding.width();
         h[21] = self.encoding.to_byte();
+        h[23] = INDEX_SCHEME;
         h[24..28].copy_from_slice(&self.block_slots.to_le_bytes());
         h[28..32].copy_from_slice(&self.blocks.to_le_bytes());
         let words = [
@@ -238,12 +276,24 @@ impl TableSummary {
 
     fn fields(h: &[u8]) -> Result<TableSummary, FileError> {
         let flags = u32_at(h, 12);
-        if flags & !(FLAG_FLYING | FLAG_NO_CAPTURE) != 0 {
+        if flags & !(FLAG_FLYING | FLAG_NO_CAPTURE | FLAG_WDL) != 0 {
             // The header's CRC held: a newer writer's rule option, not damage.
             return Err(FileError::Unsupported(format!(
-                "rule flags {flags:#x} (this reader knows bit 0, flying, and bit 1, \
-                 the no-capture rule)"
+                "rule flags {flags:#x} (this reader knows bit 0, flying, bit 1, \
+                 the no-capture rule, and bit 2, WDL tables)"
             )));
+        }
+        if h[23] != INDEX_SCHEME {
+            return Err(FileError::Unsupported(format!(
+                "index scheme {} (this reader knows scheme {INDEX_SCHEME})",
+                h[23]
+            )));
+        }
+        let wdl = flags & FLAG_WDL != 0;
+        if wdl && flags & FLAG_NO_CAPTURE != 0 {
+            return Err(FileError::Unsupported(
+                "a WDL table under the no-capture rule".into(),
+            ));
         }
         let rule = flags & FLAG_NO_CAPTURE != 0;
         let limit = u16_at(h, 112);
@@ -268,7 +318,14 @@ impl TableSummary {
         let encoding = Encoding::from_byte(h[21])
             .filter(|e| e.width() == h[20])
             .ok_or_else(|| corrupt(format!("unknown encoding {} of width {}", h[21], h[20])))?;
-        if h[22..24] != [0, 0]
+        if wdl != (encoding == Encoding::Wdl) {
+            return Err(corrupt(format!(
+                "encoding {} in a {} table",
+                h[21],
+                if wdl { "WDL" } else { "distance" }
+            )));
+        }
+        if h[22] != 0
             || rule_bytes.iter().any(|&b| b != 0)
             || h[124..HEADER_LEN - 4].iter().any(|&b| b != 0)
         {
@@ -282,6 +339,7 @@ impl TableSummary {
                 flying: flags & FLAG_FLYING != 0,
                 no_capture_limit: rule.then_some(limit),
             },
+            wdl,
             encoding,
             block_slots: u32_at(h, 24),
             blocks: u32_at(h, 28),
@@ -315,7 +373,7 @@ impl TableSummary {
                 self.slots, self.sector
             )));
         }
-        let block_bytes = self.block_slots as u64 * self.encoding.width() as u64;
+        let block_bytes = self.encoding.bytes_for(self.block_slots as u64);
         if self.block_slots == 0 || block_bytes > MAX_BLOCK_BYTES {
             return Err(corrupt(format!("block of {} slots", self.block_slots)));
         }

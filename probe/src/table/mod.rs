@@ -1,4 +1,5 @@
-//! The table file format: one file per sector, `<dir>/<sector>.mtb`.
+//! The table file format: one file per sector, `<dir>/<sector>.mtb`, and
+//! optionally its WDL table (outcomes only, two bits a slot) `<sector>.mtw`.
 //!
 //! # Layout (format version 1, all integers little-endian)
 //!
@@ -7,11 +8,12 @@
 //! | 0      | 8     | magic `MOULINTB` |
 //! | 8      | 2     | format version (1) |
 //! | 10     | 2     | header length (128) |
-//! | 12     | 4     | rule flags: bit 0 flying; other bits zero |
+//! | 12     | 4     | rule flags: bit 0 flying; bit 1 the no-capture rule; bit 2 a WDL table; other bits zero |
 //! | 16     | 4     | sector: stones on the board of the mover, of the opponent, in hand of the mover, of the opponent |
-//! | 20     | 1     | bytes per value (1 or 2) |
-//! | 21     | 1     | encoding: 0 one byte (`0xFF` hole), 1 two bytes, 2 two bytes in planes |
-//! | 22     | 2     | zero |
+//! | 20     | 1     | bytes per value (1 or 2; 0 for two bits) |
+//! | 21     | 1     | encoding: 0 one byte (`0xFF` hole), 1 two bytes, 2 two bytes in planes, 3 two bits (WDL) |
+//! | 22     | 1     | zero |
+//! | 23     | 1     | index scheme (0) |
 //! | 24     | 4     | slots per block `B` (the last block may be shorter) |
 //! | 28     | 4     | number of blocks `N` |
 //! | 32     | 8     | slots (must equal the index's slot count of the sector) |
@@ -22,7 +24,7 @@
 //! | 104    | 2     | longest win in turns (`0xFFFF`: no win) |
 //! | 106    | 2     | longest loss in turns (`0xFFFF`: no loss) |
 //! | 108    | 4     | zstd level used (informational) |
-//! | 112    | 12    | zero |
+//! | 112    | 12    | no-capture rule: limit (u16), zero (u16), cursed wins and blessed losses (u32 each); else zero |
 //! | 124    | 4     | CRC32 of bytes 0..124 |
 //! | 128    | 12 N  | block index: per block, end offset (u64, from the file start) and CRC32 of its compressed bytes (u32, seeded with the block number) |
 //! | 128 + 12 N | ... | blocks, each one zstd frame; block `i` starts where block `i - 1` ends |
@@ -50,7 +52,7 @@ pub mod storage;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod write;
 
-pub use format::{Counts, Encoding, TableSummary, VERSION};
+pub use format::{Counts, Encoding, TableSummary, INDEX_SCHEME, VERSION};
 #[cfg(not(target_arch = "wasm32"))]
 pub use lock::DirectoryLock;
 pub use read::{Block, Table};
@@ -58,7 +60,12 @@ pub use read::{Block, Table};
 pub use storage::{Directory, Mapped, PositionalFile};
 pub use storage::{ReadHint, Storage, TableSource};
 #[cfg(not(target_arch = "wasm32"))]
-pub use write::{encode_table, table_path, write_table, write_table_with, WriteOptions};
+pub use write::{
+    encode_table, encode_wdl_table, table_path, wdl_table_path, write_table, write_table_with,
+    write_wdl_table_with, WriteOptions,
+};
 
 /// The extension of table files.
 pub const EXTENSION: &str = "mtb";
+/// The extension of WDL table files (outcomes only), beside the tables.
+pub const WDL_EXTENSION: &str = "mtw";

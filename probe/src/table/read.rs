@@ -35,18 +35,19 @@ impl<S> std::fmt::Debug for Table<S> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     encoding: Encoding,
+    slots: usize,
     bytes: Box<[u8]>,
 }
 
 impl Block {
     /// Number of slots in the block.
     pub fn len(&self) -> usize {
-        self.bytes.len() / self.encoding.width() as usize
+        self.slots
     }
 
     /// Whether the block has no slot.
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+        self.slots == 0
     }
 
     /// Bytes of memory the decoded block takes.
@@ -54,12 +55,18 @@ impl Block {
         self.bytes.len()
     }
 
-    /// The code of the `i`-th slot of the block (`HOLE` for a hole); `None`
-    /// past the end.
+    /// The code of the `i`-th slot of the block (`HOLE` for a hole; in a
+    /// WDL table the 2-bit value, see `Wdl::from_code`); `None` past the end.
     #[inline]
     pub fn code(&self, i: usize) -> Option<u16> {
         match self.encoding {
             Encoding::U8 => self.bytes.get(i).map(|&b| widen(b)),
+            Encoding::Wdl => {
+                if i >= self.slots {
+                    return None;
+                }
+                Some(quarter(&self.bytes, i))
+            }
             Encoding::U16 | Encoding::U16Planes => {
                 let b = self.bytes.get(2 * i..2 * i + 2)?;
                 Some(u16::from_le_bytes([b[0], b[1]]))
@@ -69,21 +76,28 @@ impl Block {
 
     /// Every code of the block, in slot order.
     fn codes(&self) -> impl Iterator<Item = u16> + '_ {
-        let (bytes, words) = match self.encoding {
-            Encoding::U8 => (Some(self.bytes.iter().map(|&b| widen(b))), None),
-            _ => (
+        let (bytes, words, quarters) = match self.encoding {
+            Encoding::U8 => (Some(self.bytes.iter().map(|&b| widen(b))), None, None),
+            Encoding::U16 | Encoding::U16Planes => (
                 None,
                 Some(
                     self.bytes
                         .chunks_exact(2)
                         .map(|b| u16::from_le_bytes([b[0], b[1]])),
                 ),
+                None,
+            ),
+            Encoding::Wdl => (
+                None,
+                None,
+                Some((0..self.slots).map(|i| quarter(&self.bytes, i))),
             ),
         };
         bytes
             .into_iter()
             .flatten()
             .chain(words.into_iter().flatten())
+            .chain(quarters.into_iter().flatten())
     }
 
     /// Writes every code of the block to the start of `out`, which must be
@@ -100,6 +114,12 @@ impl Block {
     fn extend(&self, out: &mut Vec<u16>) {
         out.extend(self.codes());
     }
+}
+
+/// The 2-bit value of slot `i` of a WDL block.
+#[inline]
+fn quarter(bytes: &[u8], i: usize) -> u16 {
+    (bytes[i / 4] >> (2 * (i % 4)) & 3) as u16
 }
 
 #[inline]
@@ -416,8 +436,8 @@ impl<S: Storage + AsRef<[u8]>> Table<S> {
 
 /// Decompresses one block's frame and checks its length.
 fn decode_frame(s: &TableSummary, block: u32, frame: &[u8]) -> Result<Block, FileError> {
-    let width = s.encoding.width() as usize;
-    let len = s.slots_in_block(block) as usize * width;
+    let slots = s.slots_in_block(block) as usize;
+    let len = s.encoding.bytes_for(slots as u64) as usize;
     let raw = decompress(frame, len)?;
     if raw.len() != len {
         return Err(corrupt(format!(
@@ -433,10 +453,18 @@ fn decode_frame(s: &TableSummary, block: u32, frame: &[u8]) -> Result<Block, Fil
                 .flat_map(|(&l, &h)| [l, h])
                 .collect::<Box<[u8]>>()
         }
-        _ => raw.into_boxed_slice(),
+        Encoding::Wdl => {
+            // 3 is no value; a block holding one is damaged.
+            if raw.iter().any(|&b| b & (b >> 1) & 0x55 != 0) {
+                return Err(corrupt(format!("block {block} holds a WDL value of 3")));
+            }
+            raw.into_boxed_slice()
+        }
+        Encoding::U8 | Encoding::U16 => raw.into_boxed_slice(),
     };
     Ok(Block {
         encoding: s.encoding,
+        slots,
         bytes,
     })
 }

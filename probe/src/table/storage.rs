@@ -92,7 +92,7 @@ pub use native::{Directory, Mapped, PositionalFile};
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use super::*;
-    use crate::table::EXTENSION;
+    use crate::table::{EXTENSION, WDL_EXTENSION};
     use std::fs::File;
     use std::path::{Path, PathBuf};
 
@@ -182,11 +182,13 @@ mod native {
         }
     }
 
-    /// The tables of a directory, `<dir>/<sector>.mtb`.
+    /// The tables of a directory, `<dir>/<sector>.mtb` (or its WDL tables,
+    /// `<dir>/<sector>.mtw`).
     #[derive(Debug)]
     pub struct Directory {
         dir: PathBuf,
         mapped: bool,
+        wdl: bool,
     }
 
     impl Directory {
@@ -195,6 +197,24 @@ mod native {
             Directory {
                 dir: dir.into(),
                 mapped: false,
+                wdl: false,
+            }
+        }
+
+        /// The WDL tables of `dir` (`*.mtw`), read with positional reads.
+        pub fn wdl(dir: impl Into<PathBuf>) -> Directory {
+            Directory {
+                dir: dir.into(),
+                mapped: false,
+                wdl: true,
+            }
+        }
+
+        fn extension(&self) -> &'static str {
+            if self.wdl {
+                WDL_EXTENSION
+            } else {
+                EXTENSION
             }
         }
 
@@ -207,11 +227,13 @@ mod native {
             Directory {
                 dir: dir.into(),
                 mapped: true,
+                wdl: false,
             }
         }
 
         fn path(&self, sector: Sector) -> PathBuf {
-            self.dir.join(format!("{}.{EXTENSION}", sector.name()))
+            self.dir
+                .join(format!("{}.{}", sector.name(), self.extension()))
         }
     }
 
@@ -224,7 +246,7 @@ mod native {
             let mut sectors = Vec::new();
             for item in std::fs::read_dir(&self.dir).map_err(listing_error)? {
                 let path = item.map_err(listing_error)?.path();
-                let is_table = path.extension().is_some_and(|e| e == EXTENSION);
+                let is_table = path.extension().is_some_and(|e| e == self.extension());
                 if !is_table || !path.is_file() {
                     continue;
                 }
@@ -234,7 +256,7 @@ mod native {
                     // `3v03.mtb` parses, but is not the sector's own name.
                     _ => {
                         return Err(ProbeError::File {
-                            source: FileError::BadFileName(format!("{stem}.{EXTENSION}")),
+                            source: FileError::BadFileName(format!("{stem}.{}", self.extension())),
                             path,
                         })
                     }
@@ -266,6 +288,10 @@ mod native {
         fn describe(&self) -> String {
             self.dir.display().to_string()
         }
+
+        fn wdl(&self) -> bool {
+            self.wdl
+        }
     }
 }
 
@@ -283,6 +309,12 @@ pub trait TableSource: Send + Sync {
 
     /// The source as a whole (a directory, a base URL), for messages.
     fn describe(&self) -> String;
+
+    /// Whether the source holds WDL tables (outcomes only) rather than
+    /// distance tables; a table of the other kind is refused.
+    fn wdl(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -18,9 +18,13 @@ pub struct Args {
     #[arg(default_value = "W: B: w 9 9")]
     pub positions: Vec<String>,
     /// Directory of the tables (the moving phase must be complete up to the
-    /// stones the position can still bring onto the board).
+    /// stones the position can still bring onto the board). Its WDL tables
+    /// (`*.mtw`) are read when it holds any, else its tables.
     #[arg(long, default_value = "data/tables")]
     pub dir: PathBuf,
+    /// Read the distance tables (`*.mtb`) even where WDL tables are present.
+    #[arg(long)]
+    pub no_wdl: bool,
     /// Also value every legal move (distinct ones searched in parallel).
     #[arg(long)]
     pub moves: bool,
@@ -43,7 +47,8 @@ pub struct Args {
     #[arg(long)]
     pub no_flying: bool,
     /// Print one JSON object per position: `position`, `outcome`, `moves` (`move`,
-    /// `outcome`), `searched`, `table_reads`, `seconds`.
+    /// `outcome`), `searched`, `table_reads`, `tables` (`wdl` or `distance`),
+    /// `seconds`.
     #[arg(long)]
     pub json: bool,
 }
@@ -55,6 +60,7 @@ struct JsonAnswer {
     moves: Vec<JsonMove>,
     searched: u64,
     table_reads: u64,
+    tables: &'static str,
     seconds: f64,
 }
 
@@ -71,9 +77,19 @@ pub fn run(args: &Args) -> super::Outcome {
         .iter()
         .map(|text| parse(text, args.stones))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut tb = Tablebase::open(&args.dir)
-        .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?
-        .with_cache_bytes(args.cache_mib << 20);
+    let cannot = || format!("cannot open the tables in {}", args.dir.display());
+    let wdl = if args.no_wdl {
+        None
+    } else {
+        Some(Tablebase::open_wdl(&args.dir).with_context(cannot)?)
+            .filter(|tb| tb.sectors().next().is_some())
+    };
+    let mut tb = match wdl {
+        Some(tb) => tb,
+        None => Tablebase::open(&args.dir).with_context(cannot)?,
+    }
+    .with_cache_bytes(args.cache_mib << 20);
+    let kind = if tb.is_wdl() { "wdl" } else { "distance" };
     super::no_rule_tables(&tb, "prove")?;
     if args.no_flying {
         let rules = Rules {
@@ -123,6 +139,7 @@ pub fn run(args: &Args) -> super::Outcome {
                     .collect(),
                 searched,
                 table_reads: reads,
+                tables: kind,
                 seconds,
             };
             println!("{}", serde_json::to_string(&answer)?);
@@ -136,8 +153,9 @@ pub fn run(args: &Args) -> super::Outcome {
             for (m, v) in &moves {
                 println!("    {:<10} {}", m.to_string(), v.word());
             }
+            let kind = if tb.is_wdl() { "WDL " } else { "" };
             println!(
-                "  proved by alpha-beta: {searched} positions searched, {reads} table reads, {seconds:.1} s"
+                "  proved by alpha-beta: {searched} positions searched, {reads} {kind}table reads, {seconds:.1} s"
             );
         }
     }

@@ -42,6 +42,11 @@ pub struct Args {
     /// No progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write no WDL tables (`<sector>.mtw`, outcomes only, two bits a slot,
+    /// read by `moulin prove`); by default each table gets one, and a rerun
+    /// adds those missing. Tables under the no-capture rule get none.
+    #[arg(long)]
+    pub no_wdl: bool,
     /// Memory budget: `12G`, `8192M`, `unlimited` (binary units). Finished
     /// sectors kept for later items are dropped, and read again from disk,
     /// whenever the next item would not fit beside them; an item whose own
@@ -99,6 +104,7 @@ pub fn run(args: &Args) -> super::Outcome {
         threads: args.threads,
         progress: !args.quiet,
         memory: args.memory.0,
+        wdl: !args.no_wdl,
     };
     let report = solve_moving(&options)?;
     print_report(&report);
@@ -109,15 +115,16 @@ pub fn run(args: &Args) -> super::Outcome {
 /// The run's CPU time and peak memory (this process) and the directory's
 /// tables on disk: what `scripts/full-solve.sh` records with `/usr/bin/time`.
 fn print_resources(dir: &std::path::Path) {
-    let (mut bytes, mut tables) = (0u64, 0);
+    let (mut bytes, mut tables, mut wdl_bytes, mut wdl_tables) = (0u64, 0, 0u64, 0);
     for item in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = item.path();
-        if path
-            .extension()
-            .is_some_and(|e| e == moulin_probe::table::EXTENSION)
-        {
-            bytes += item.metadata().map_or(0, |m| m.len());
-            tables += 1;
+        let len = item.metadata().map_or(0, |m| m.len());
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(moulin_probe::table::EXTENSION) => (bytes, tables) = (bytes + len, tables + 1),
+            Some(moulin_probe::table::WDL_EXTENSION) => {
+                (wdl_bytes, wdl_tables) = (wdl_bytes + len, wdl_tables + 1)
+            }
+            _ => {}
         }
     }
     if let Some((user, sys, peak_kib)) = usage() {
@@ -130,6 +137,9 @@ fn print_resources(dir: &std::path::Path) {
         "disk: {bytes} bytes in {tables} tables in {}",
         dir.display()
     );
+    if wdl_tables > 0 {
+        println!("wdl: {wdl_bytes} bytes in {wdl_tables} WDL tables");
+    }
 }
 
 /// User and system CPU seconds and peak resident memory (KiB) of this process.

@@ -50,6 +50,9 @@ fn print_sector(v: &SectorVerdict, reported: &[Inconsistency]) {
         status,
         v.time.as_secs_f64()
     );
+    if v.wdl_checked {
+        line.push_str("  (and its WDL table)");
+    }
     if v.inconsistencies > 0 {
         line.push_str(&format!(
             "  {}",

@@ -8,7 +8,10 @@ use super::Solved;
 use anyhow::{bail, Context};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::Indexer;
-use moulin_probe::table::{write_table_with, DirectoryLock, TableSummary, WriteOptions};
+use moulin_probe::table::{
+    wdl_table_path, write_table_with, write_wdl_table_with, DirectoryLock, Table, TableSummary,
+    WriteOptions,
+};
 use moulin_probe::{Rules, Sector, Tablebase};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -43,6 +46,11 @@ pub struct SolveOptions {
     /// not fit beside them (they are read again from disk when needed).
     /// `None`: keep every finished sector a later item reads.
     pub memory: Option<u64>,
+    /// Also write each sector's WDL table (`<sector>.mtw`, outcomes only,
+    /// two bits a slot) beside its table, and those missing beside tables
+    /// already on disk. Never under the no-capture rule, whose outcome
+    /// depends on the counter.
+    pub wdl: bool,
 }
 
 impl Default for SolveOptions {
@@ -55,6 +63,7 @@ impl Default for SolveOptions {
             placement: false,
             progress: false,
             memory: None,
+            wdl: true,
         }
     }
 }
@@ -283,6 +292,37 @@ fn load(solved: &mut Solved, tb: &Tablebase, sector: Sector) -> anyhow::Result<(
     Ok(())
 }
 
+/// Whether the solve must write the WDL table of `sector`: asked for, not
+/// under the no-capture rule, and not on disk intact already.
+fn wants_wdl(options: &SolveOptions, sector: Sector) -> bool {
+    if !options.wdl || options.rules.no_capture_limit.is_some() {
+        return false;
+    }
+    let path = wdl_table_path(&options.dir, sector);
+    let intact = Table::open(&path).is_ok_and(|t| {
+        t.summary().wdl && t.summary().rules == options.rules && t.check_checksum().is_ok()
+    });
+    !intact
+}
+
+/// Writes the WDL table of `sector` from the codes of its table.
+fn write_wdl(
+    options: &SolveOptions,
+    sector: Sector,
+    values: &[u16],
+    write_options: &WriteOptions,
+) -> anyhow::Result<()> {
+    write_wdl_table_with(&options.dir, sector, options.rules, values, write_options).with_context(
+        || {
+            format!(
+                "writing the WDL table of {sector} into {}",
+                options.dir.display()
+            )
+        },
+    )?;
+    Ok(())
+}
+
 fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
     let start = Instant::now();
     std::fs::create_dir_all(&options.dir)
@@ -327,6 +367,12 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
             }
         }
         if finished.len() == sectors.len() {
+            for summary in &finished {
+                if wants_wdl(options, summary.sector) {
+                    let values = tb.sector_values(summary.sector)?;
+                    write_wdl(options, summary.sector, &values, &write_options)?;
+                }
+            }
             for summary in finished {
                 report.sectors.push(SectorReport {
                     summary,
@@ -434,6 +480,9 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                             options.dir.display()
                         )
                     })?;
+            if wants_wdl(options, sector) {
+                write_wdl(options, sector, &values, &write_options)?;
+            }
             report.sectors.push(SectorReport {
                 summary,
                 solved_now: true,

@@ -5,7 +5,8 @@ use moulin_probe::error::chain;
 use moulin_probe::table::format::HEADER_LEN;
 use moulin_probe::table::read::check_file_name;
 use moulin_probe::table::{Table, TableSummary, EXTENSION};
-use moulin_probe::Sector;
+use moulin_probe::value::HOLE;
+use moulin_probe::{Outcome, Sector, Wdl};
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::io::Read;
@@ -63,6 +64,63 @@ pub fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
         summary: *table.summary(),
         values,
     })
+}
+
+/// Checks the WDL table `path` (if there is one) against the verified
+/// table `own` of its sector: the same header counts, and at every slot
+/// that is not a hole the outcome of the table's code. `Ok(false)` when
+/// there is no WDL table.
+pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
+    let fail = |e: &dyn Error| format!("{}: {}", path.display(), chain(e));
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(fail(&e)),
+    };
+    let table = Table::new(bytes).map_err(|e| fail(&e))?;
+    check_file_name(path, table.sector()).map_err(|e| fail(&e))?;
+    let (w, d) = (table.summary(), &own.summary);
+    if !w.wdl {
+        return Err(format!("{}: not a WDL table", path.display()));
+    }
+    let same = |w: &TableSummary| {
+        (
+            w.sector,
+            w.rules,
+            w.classes,
+            w.positions,
+            w.holes,
+            w.max_win,
+            w.max_loss,
+        )
+    };
+    if same(w) != same(d) {
+        return Err(format!(
+            "{}: its header disagrees with the table's (sector, rules, counts or longest distances)",
+            path.display()
+        ));
+    }
+    let outcomes = table.decode_all().map_err(|e| fail(&e))?;
+    if outcomes.len() != own.values.len() {
+        return Err(format!(
+            "{}: {} slots, the table has {}",
+            path.display(),
+            outcomes.len(),
+            own.values.len()
+        ));
+    }
+    let wrong = own.values.iter().zip(&outcomes).position(|(&code, &out)| {
+        code != HOLE && Outcome::from_code(code).map(Wdl::from) != Wdl::from_code(out)
+    });
+    match wrong {
+        Some(slot) => Err(format!(
+            "{}: slot {slot} holds {:?}, the table {}",
+            path.display(),
+            Wdl::from_code(outcomes[slot]),
+            Outcome::from_code(own.values[slot]).map_or("a hole".into(), |o| o.to_string())
+        )),
+        None => Ok(true),
+    }
 }
 
 /// The files of a table directory.
