@@ -292,15 +292,25 @@ fn load(solved: &mut Solved, tb: &Tablebase, sector: Sector) -> anyhow::Result<(
     Ok(())
 }
 
-/// Whether the solve must write the WDL table of `sector`: asked for, not
-/// under the no-capture rule, and not on disk intact already.
-fn wants_wdl(options: &SolveOptions, sector: Sector) -> bool {
-    if !options.wdl || options.rules.no_capture_limit.is_some() {
+/// Whether the solve writes WDL tables at all: asked for, and not under
+/// the no-capture rule.
+fn writes_wdl(options: &SolveOptions) -> bool {
+    options.wdl && options.rules.no_capture_limit.is_none()
+}
+
+/// Whether a finished table (`summary`) lacks an intact WDL table of the
+/// same rules and counts beside it.
+fn wants_wdl(options: &SolveOptions, summary: &TableSummary) -> bool {
+    if !writes_wdl(options) {
         return false;
     }
-    let path = wdl_table_path(&options.dir, sector);
+    let path = wdl_table_path(&options.dir, summary.sector);
     let intact = Table::open(&path).is_ok_and(|t| {
-        t.summary().wdl && t.summary().rules == options.rules && t.check_checksum().is_ok()
+        let w = t.summary();
+        w.wdl
+            && (w.rules, w.classes, w.positions)
+                == (summary.rules, summary.classes, summary.positions)
+            && t.check_checksum().is_ok()
     });
     !intact
 }
@@ -368,7 +378,7 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
         }
         if finished.len() == sectors.len() {
             for summary in &finished {
-                if wants_wdl(options, summary.sector) {
+                if wants_wdl(options, summary) {
                     let values = tb.sector_values(summary.sector)?;
                     write_wdl(options, summary.sector, &values, &write_options)?;
                 }
@@ -480,7 +490,8 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                             options.dir.display()
                         )
                     })?;
-            if wants_wdl(options, sector) {
+            // A sector solved now gets its WDL table anew, whatever was there.
+            if writes_wdl(options) {
                 write_wdl(options, sector, &values, &write_options)?;
             }
             report.sectors.push(SectorReport {
