@@ -1,7 +1,8 @@
 //! How the outcomes of a table compress: two bits a slot (the WDL tables)
 //! against a byte a slot, by zstd level and block size (a measurement for
 //! the WDL format): `cargo run --release --example wdl_packing -- DIR
-//! SECTOR...`.
+//! SECTOR...` (`LEVELS="6 19"` and `BLOCKS_KIB="256 1024"` choose the
+//! settings tried; `WDL_ONLY=1` skips the byte-a-slot encoding).
 use moulin_probe::table::{encode_table, encode_wdl_table, Encoding, WriteOptions};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Outcome, Sector, Tablebase};
@@ -25,21 +26,36 @@ fn main() {
             })
             .collect();
         let dtw = std::fs::metadata(tb.path(sector).expect("path")).map_or(0, |m| m.len());
-        for level in [6, 12, 19] {
-            for kib in [0u32, 64, 256, 1024] {
+        let list = |name: &str, default: &str| -> Vec<u32> {
+            std::env::var(name)
+                .unwrap_or_else(|_| default.into())
+                .split_whitespace()
+                .map(|w| w.parse().expect("a number"))
+                .collect()
+        };
+        let wdl_only = std::env::var_os("WDL_ONLY").is_some();
+        for level in list("LEVELS", "6 12 19") {
+            for &kib in &list("BLOCKS_KIB", "0 64 256 1024") {
+                let level = level as i32;
                 let options = WriteOptions {
                     level,
                     block_bytes: kib << 10,
                     encoding: Some(Encoding::U8),
                     threads: 0,
                 };
+                let clock = std::time::Instant::now();
                 let wdl = encode_wdl_table(sector, tb.rules(), &codes, &options).expect("wdl");
-                let per_byte = encode_table(sector, tb.rules(), &bytes, &options).expect("u8");
+                let secs = clock.elapsed().as_secs_f64();
+                let per_byte = match wdl_only {
+                    true => 0,
+                    false => encode_table(sector, tb.rules(), &bytes, &options)
+                        .expect("u8")
+                        .len(),
+                };
                 println!(
-                    "{name} slots {} level {level} block {kib} KiB: 2 bits {} 1 byte {} (dtw {dtw})",
+                    "{name} slots {} level {level} block {kib} KiB: 2 bits {} in {secs:.2} s, 1 byte {per_byte} (dtw {dtw})",
                     codes.len(),
                     wdl.len(),
-                    per_byte.len(),
                 );
             }
         }

@@ -479,6 +479,16 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 )]
             }
         };
+        let name = sectors
+            .iter()
+            .map(|s| s.name())
+            .collect::<Vec<_>>()
+            .join("+");
+        let kept = |solved: &Solved| -> u64 { solved.sectors().into_iter().map(codes_bytes).sum() };
+        super::memory::trace_resident(
+            &format!("{name} solved"),
+            kept(&solved) + working_bytes(&sectors),
+        );
         bar.set_message("writing");
         let time = item_start.elapsed();
         for (sector, values) in results {
@@ -501,6 +511,7 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
             });
             solved.insert(sector, values);
         }
+        super::memory::trace_resident(&format!("{name} written"), kept(&solved));
         bar.finish_and_clear();
         done_slots += item_slots;
         if let Some(b) = &bars {

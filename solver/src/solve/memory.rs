@@ -50,6 +50,35 @@ fn advise_huge_pages(start: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: *mut u8, _: usize) {}
 
+/// This process's resident memory now and at its peak, in KiB (`VmRSS` and
+/// `VmHWM` of `/proc/self/status`), where the system tells them.
+pub fn resident_kib() -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+/// With `MOULIN_TRACE` set, prints the resident memory now and at its peak
+/// after `what`, beside the bytes the budget counted for it.
+pub fn trace_resident(what: &str, counted: u64) {
+    if std::env::var_os("MOULIN_TRACE").is_none() {
+        return;
+    }
+    if let Some((now, peak)) = resident_kib() {
+        eprintln!(
+            "{what}: resident {} MiB, peak {} MiB, counted {} MiB",
+            now >> 10,
+            peak >> 10,
+            counted >> 20
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,5 +90,19 @@ mod tests {
             assert_eq!(v.len(), n);
             assert!(v.iter().enumerate().all(|(i, &x)| x == i as u32 ^ 0x5555));
         }
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn resident_memory_grows_with_a_touched_allocation() {
+        let (before, _) = resident_kib().expect("linux tells");
+        let v = huge_vec(64 << 20, |i| i as u8);
+        let (after, peak) = resident_kib().expect("linux tells");
+        assert!(
+            after >= before + (60 << 10),
+            "{before} KiB then {after} KiB"
+        );
+        assert!(peak >= after);
+        drop(v);
     }
 }
