@@ -86,10 +86,24 @@ impl<'a> Prover<'a> {
         }
         let sector = Sector::of(node);
         let slot = Indexer::get().index(node);
-        let score = if self.has_table[sector_code(sector) as usize] {
-            self.leaf(sector, slot)?
-        } else {
-            self.search(node, sector, slot, -1, 1, true)?
+        if self.has_table[sector_code(sector) as usize] {
+            return Ok(from_score(self.leaf(sector, slot)?));
+        }
+        if rayon::current_num_threads() == 1 {
+            return Ok(from_score(self.search(node, sector, slot, -1, 1, true)?));
+        }
+        // Two proofs at once, sharing the transposition table: "at least a
+        // draw?" (window -1..0) and "at most a draw?" (0..1). Each is a null
+        // window search, and together they give the exact value; a draw,
+        // like the start's, needs both, and they are of a size.
+        let (at_least_draw, at_most_draw) = rayon::join(
+            || self.search(node, sector, slot, -1, 0, true),
+            || self.search(node, sector, slot, 0, 1, true),
+        );
+        let score = match (at_least_draw?, at_most_draw?) {
+            (low, _) if low < 0 => -1,
+            (_, high) if high > 0 => 1,
+            _ => 0,
         };
         Ok(from_score(score))
     }

@@ -255,7 +255,7 @@ impl SectorValues<'_> {
         let derived = (0..sweep.orbits())
             .into_par_iter()
             .fold(
-                || (ValueCheck::default(), Vec::new()),
+                || (ValueCheck::default(), sweep::Scratch::default()),
                 |(mut out, mut scratch), orbit| {
                     sweep.visit(orbit, self.values, &mut scratch, |slot, _, code, best| {
                         out.visited += 1;

@@ -22,7 +22,7 @@ use super::rule;
 use moulin_probe::board::{
     forms_mill, points, removable, Bitboard, Point, ADJACENT, ALL_POINTS, POINTS,
 };
-use moulin_probe::index::{Frame, Indexer, BINOMIAL};
+use moulin_probe::index::{Frame, Indexer, PlainRanker, BINOMIAL};
 use moulin_probe::{Node, RuleOutcome, Rules, Sector};
 
 /// One turn of the mover's stones, whatever the opponent's.
@@ -37,6 +37,39 @@ struct Turn {
     /// Whether the turn closes a mill (and so removes a stone).
     mill: bool,
 }
+
+/// Working space of `Sweep::visit`, kept between orbits.
+#[derive(Default)]
+pub struct Scratch {
+    /// The opponent's stones of each class of the orbit.
+    them: Vec<Bitboard>,
+    /// Their slots, and the codes stored there.
+    slots: Vec<u64>,
+    codes: Vec<Option<u16>>,
+    /// The best rank found so far (`NO_TURN`, `UNREADABLE`).
+    best: Vec<i32>,
+    /// The opponent's stones a mill may remove.
+    victims: Vec<Bitboard>,
+}
+
+impl Scratch {
+    fn clear(&mut self) {
+        self.them.clear();
+        self.slots.clear();
+        self.codes.clear();
+        self.best.clear();
+        self.victims.clear();
+    }
+}
+
+/// Classes of one orbit from which a turn's successors are ranked by a
+/// `PlainRanker` (building one costs about as much as ranking a few hundred).
+const RANKER_FROM: usize = 256;
+
+/// `Scratch::best` before any turn; below every rank of a value.
+const NO_TURN: i32 = i32::MIN + 1;
+/// `Scratch::best` once a successor could not be read.
+const UNREADABLE: i32 = i32::MIN;
 
 /// Codes below this are ranked from a table (the others by `rule::decode`):
 /// every distance of the game is far below it.
@@ -79,14 +112,14 @@ impl<'a> Next<'a> {
     }
 
     /// The rank of the turn's value to the mover of `node`, when the next
-    /// position's mover holds `us` and its opponent's frame is `frame`;
-    /// `None` when the next position cannot be read.
+    /// position's slot is `slot()`; `None` when the next position cannot be
+    /// read.
     #[inline]
-    fn rank(&self, rules: &Rules, node: &Node, frame: &Frame, us: Bitboard) -> Option<i32> {
+    fn rank(&self, rules: &Rules, node: &Node, slot: impl FnOnce() -> u64) -> Option<i32> {
         let after = if self.lost {
             RuleOutcome::Loss(0)
         } else {
-            let code = *self.codes?.get(frame.slot(us) as usize)?;
+            let code = *self.codes?.get(slot() as usize)?;
             if let Some(&rank) = self.ranks.get(code as usize) {
                 return (rank != i32::MIN).then_some(rank);
             }
@@ -164,12 +197,14 @@ impl<'a> Sweep<'a> {
     ///
     /// The classes' slots are gathered first and their codes read in one
     /// loop, whose loads (cache misses: the slots are all over the table)
-    /// overlap; then the turns are played.
+    /// overlap. Then the turns are played one at a time over all the
+    /// classes: the successors of one turn lie in one block of its table,
+    /// which so stays in the cache while it is read.
     pub fn visit(
         &self,
         orbit: u64,
         own: &[u16],
-        scratch: &mut Vec<(Bitboard, u64, Option<u16>)>,
+        scratch: &mut Scratch,
         mut visit: impl FnMut(u64, Node, Option<u16>, Option<i32>),
     ) {
         let ix = Indexer::get();
@@ -178,23 +213,94 @@ impl<'a> Sweep<'a> {
         let mut mover = None;
         ix.for_each_class_of_mover(s, orbit, |u, t, _| {
             mover = Some(u);
-            scratch.push((t, ix.frame(t).slot(u), None));
+            scratch.them.push(t);
+            scratch.slots.push(ix.frame(t).slot(u));
         });
         let Some(u) = mover else {
             return;
         };
-        for entry in scratch.iter_mut() {
-            entry.2 = own.get(entry.1 as usize).copied();
-        }
+        scratch
+            .codes
+            .extend(scratch.slots.iter().map(|&slot| own.get(slot as usize).copied()));
+        let n = scratch.them.len();
+        scratch.best.resize(n, NO_TURN);
         let turns = self.turns(u);
-        for &(t, slot, code) in scratch.iter() {
-            let node = Node {
-                us: u,
-                them: t,
-                us_hand: s.stm_hand,
-                them_hand: s.opp_hand,
+        if turns.iter().any(|t| t.mill) {
+            scratch.victims.extend(scratch.them.iter().map(|&t| removable(t)));
+        }
+        let node = |t: Bitboard| Node {
+            us: u,
+            them: t,
+            us_hand: s.stm_hand,
+            them_hand: s.opp_hand,
+        };
+        let Scratch {
+            them,
+            best,
+            victims,
+            ..
+        } = scratch;
+        // A turn's successors are ranked by its frame, through a plain
+        // ranker when there are enough of them.
+        for turn in &turns {
+            // The next mover's stones: the opponent's, less one after a mill.
+            let a = s.opp_board as usize - turn.mill as usize;
+            let ranker = match n >= RANKER_FROM {
+                true => PlainRanker::new(&turn.frame, a),
+                false => None,
             };
-            visit(slot, node, code, self.best(&node, &turns));
+            match &ranker {
+                Some(r) => self.play(turn, them, victims, best, &node, |us| r.slot(us)),
+                None => self.play(turn, them, victims, best, &node, |us| turn.frame.slot(us)),
+            }
+        }
+        let lost = RuleOutcome::Loss(0).rank();
+        for i in 0..n {
+            let t = scratch.them[i];
+            let best = match scratch.best[i] {
+                UNREADABLE => None,
+                NO_TURN => Some(lost),
+                rank => Some(rank),
+            };
+            visit(scratch.slots[i], node(t), scratch.codes[i], best);
+        }
+    }
+
+    /// Raises `best` of each class (opponent's stones `them`) by `turn`,
+    /// whose successors' slots are `slot(their mover's stones)`.
+    #[inline]
+    fn play(
+        &self,
+        turn: &Turn,
+        them: &[Bitboard],
+        victims: &[Bitboard],
+        best: &mut [i32],
+        node: &impl Fn(Bitboard) -> Node,
+        slot: impl Fn(Bitboard) -> u64,
+    ) {
+        for (i, &t) in them.iter().enumerate() {
+            if turn.to & t != 0 || best[i] == UNREADABLE {
+                continue;
+            }
+            if turn.mill {
+                let mut left = victims[i];
+                while left != 0 {
+                    let r = left & left.wrapping_neg();
+                    left ^= r;
+                    match self.capture.rank(&self.rules, &node(t), || slot(t ^ r)) {
+                        Some(rank) => best[i] = best[i].max(rank),
+                        None => {
+                            best[i] = UNREADABLE;
+                            break;
+                        }
+                    }
+                }
+            } else {
+                match self.quiet.rank(&self.rules, &node(t), || slot(t)) {
+                    Some(rank) => best[i] = best[i].max(rank),
+                    None => best[i] = UNREADABLE,
+                }
+            }
         }
     }
 
@@ -234,32 +340,6 @@ impl<'a> Sweep<'a> {
             }
         }
         turns
-    }
-
-    /// The rank of the best turn's value at `node` (see `visit`).
-    #[inline]
-    fn best(&self, node: &Node, turns: &[Turn]) -> Option<i32> {
-        let t = node.them;
-        let mut best = None;
-        let mut victims = None;
-        for turn in turns {
-            if turn.to & t != 0 {
-                continue;
-            }
-            if turn.mill {
-                let mut left = *victims.get_or_insert_with(|| removable(t));
-                while left != 0 {
-                    let r = left & left.wrapping_neg();
-                    left ^= r;
-                    let rank = self.capture.rank(&self.rules, node, &turn.frame, t ^ r)?;
-                    best = best.max(Some(rank));
-                }
-            } else {
-                let rank = self.quiet.rank(&self.rules, node, &turn.frame, t)?;
-                best = best.max(Some(rank));
-            }
-        }
-        Some(best.unwrap_or(RuleOutcome::Loss(0).rank()))
     }
 }
 
@@ -341,7 +421,7 @@ mod tests {
                     codes.iter().map(|(&s, v)| (s, v.as_slice())).collect();
                 let sweep = Sweep::new(rules, sector, &tables);
                 let mut seen = vec![false; ix.slots(sector) as usize];
-                let mut scratch = Vec::new();
+                let mut scratch = Scratch::default();
                 for orbit in 0..sweep.orbits() {
                     sweep.visit(
                         orbit,
