@@ -19,7 +19,9 @@
 #include <stddef.h>
 
 /**
- * The player to move wins (`distance`: turns to the end, odd).
+ * The player to move wins (`distance`: turns to the end, odd). The outcome
+ * codes `MOULIN_WIN`, `MOULIN_DRAW` and `MOULIN_LOSS` are also what
+ * `moulin_probe_wdl` writes.
  */
 #define MOULIN_WIN 1
 
@@ -112,6 +114,14 @@
 #define MOULIN_ERR_COUNTER -11
 
 /**
+ * A distance (or anything built on distances: best moves, every move's
+ * outcome, a counter's value) was asked of WDL tables from
+ * `moulin_open_wdl`, which store outcomes only: use `moulin_probe_wdl`, or
+ * open the distance tables with `moulin_open`.
+ */
+#define MOULIN_ERR_WDL_ONLY -12
+
+/**
  * No position has more legal moves than this (the worst case is three
  * flying stones with twelve free points and nine stones to remove: 324), so
  * a `moulin_move_result` array of this length always suffices.
@@ -130,8 +140,9 @@
 #define MOULIN_MOVE_TEXT 12
 
 /**
- * An open directory of tables (opaque). Open with `moulin_open`, free with
- * `moulin_close`.
+ * An open directory of tables (opaque): its distance tables (`*.mtb`,
+ * from `moulin_open`) or its WDL tables (`*.mtw`, from `moulin_open_wdl`).
+ * Free with `moulin_close`.
  */
 typedef struct moulin_tablebase moulin_tablebase;
 
@@ -185,11 +196,38 @@ extern "C" {
 struct moulin_tablebase *moulin_open(const char *dir);
 
 /**
- * Closes a tablebase from `moulin_open` (NULL is ignored). No query may run
- * on it any more, in any thread.
+ * Opens the WDL tables of a directory (`<sector>.mtw`, outcomes only, two
+ * bits a position: much smaller than the distance tables; `moulin solve`
+ * writes them beside those). Such a handle answers `moulin_probe_wdl`,
+ * `moulin_is_wdl` and `moulin_no_capture_limit` (0: WDL tables carry no
+ * rule); `moulin_probe`, `moulin_probe_counter`, `moulin_best_moves`,
+ * `moulin_moves` and `moulin_moves_counter` fail with
+ * `MOULIN_ERR_WDL_ONLY`. A directory without WDL tables opens, and its
+ * probes fail with `MOULIN_ERR_MISSING_TABLE`. Errors and NULL as
+ * `moulin_open`; free with `moulin_close`.
  *
  * # Safety
- * `tb` is NULL or a handle from `moulin_open` not yet closed.
+ * `dir` is NULL or points to a NUL-terminated string.
+ */
+struct moulin_tablebase *moulin_open_wdl(const char *dir);
+
+/**
+ * Whether a handle holds WDL tables (from `moulin_open_wdl`): 1, else 0
+ * (also for a NULL handle).
+ *
+ * # Safety
+ * `tb` is NULL or a handle from `moulin_open` or `moulin_open_wdl` not yet
+ * closed.
+ */
+int moulin_is_wdl(const struct moulin_tablebase *tb);
+
+/**
+ * Closes a tablebase from `moulin_open` or `moulin_open_wdl` (NULL is
+ * ignored). No query may run on it any more, in any thread.
+ *
+ * # Safety
+ * `tb` is NULL or a handle from `moulin_open` or `moulin_open_wdl` not yet
+ * closed.
  */
 void moulin_close(struct moulin_tablebase *tb);
 
@@ -199,8 +237,9 @@ void moulin_close(struct moulin_tablebase *tb);
  *
  * Returns `MOULIN_OK`, or `MOULIN_ERR_NULL`, `MOULIN_ERR_UTF8`,
  * `MOULIN_ERR_POSITION`, `MOULIN_ERR_MISSING_TABLE`,
- * `MOULIN_ERR_DAMAGED_TABLE`, `MOULIN_ERR_IO`; `*out` is written only on
- * success.
+ * `MOULIN_ERR_DAMAGED_TABLE`, `MOULIN_ERR_IO`, and `MOULIN_ERR_WDL_ONLY`
+ * on WDL tables (`moulin_open_wdl`: ask `moulin_probe_wdl`); `*out` is
+ * written only on success.
  *
  * # Safety
  * `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
@@ -211,11 +250,33 @@ int moulin_probe(const struct moulin_tablebase *tb,
                  struct moulin_result *out);
 
 /**
- * The no-capture limit the tables were solved under, 0 for tables without
- * the rule (or a NULL handle).
+ * The outcome of a position for the player to move, without its distance:
+ * writes `MOULIN_WIN`, `MOULIN_DRAW` or `MOULIN_LOSS` into `*outcome` (the
+ * codes of `moulin_result.outcome`). A finished game is `MOULIN_LOSS`.
+ * Works on WDL tables (`moulin_open_wdl`) and on distance tables
+ * (`moulin_open`; there the outcome of `moulin_probe`, and under the
+ * no-capture rule the value at counter 0 with a cursed win or a blessed
+ * loss as `MOULIN_DRAW`).
+ *
+ * Returns `MOULIN_OK`, or `MOULIN_ERR_NULL`, `MOULIN_ERR_UTF8`,
+ * `MOULIN_ERR_POSITION`, `MOULIN_ERR_MISSING_TABLE` (also for a WDL handle
+ * on a directory without WDL tables), `MOULIN_ERR_DAMAGED_TABLE`,
+ * `MOULIN_ERR_IO`; never `MOULIN_ERR_WDL_ONLY`. `*outcome` is written only
+ * on success.
  *
  * # Safety
- * `tb` is NULL or a handle from `moulin_open` not yet closed.
+ * `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
+ * string; `outcome` NULL or valid for writing one `int`.
+ */
+int moulin_probe_wdl(const struct moulin_tablebase *tb, const char *position, int *outcome);
+
+/**
+ * The no-capture limit the tables were solved under, 0 for tables without
+ * the rule (WDL tables never carry it) or a NULL handle.
+ *
+ * # Safety
+ * `tb` is NULL or a handle from `moulin_open` or `moulin_open_wdl` not yet
+ * closed.
  */
 int moulin_no_capture_limit(const struct moulin_tablebase *tb);
 
@@ -225,7 +286,8 @@ int moulin_no_capture_limit(const struct moulin_tablebase *tb);
  * or placement (0 <= counter < the limit; 0 with stones in hand):
  * `MOULIN_WIN`, `MOULIN_CURSED_WIN`, `MOULIN_DRAW`, `MOULIN_BLESSED_LOSS`
  * or `MOULIN_LOSS`. `MOULIN_ERR_COUNTER` for a counter the tables cannot
- * answer (or tables without the rule); other errors as `moulin_probe`.
+ * answer (or tables without the rule); other errors as `moulin_probe`
+ * (`MOULIN_ERR_WDL_ONLY` on WDL tables, whatever the counter).
  *
  * # Safety
  * As `moulin_probe`.
@@ -241,7 +303,8 @@ int moulin_probe_counter(const struct moulin_tablebase *tb,
  * `len` bytes; an empty string when the game is over. A buffer of
  * `MOULIN_MOVES_TEXT_MAX` bytes always suffices; if `len` is too small,
  * returns `MOULIN_ERR_BUFFER_TOO_SMALL`, writes nothing and the message
- * says how many bytes are needed. Other errors as `moulin_probe`.
+ * says how many bytes are needed. Other errors as `moulin_probe`
+ * (`MOULIN_ERR_WDL_ONLY` on WDL tables).
  *
  * # Safety
  * `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
@@ -261,7 +324,8 @@ int moulin_best_moves(const struct moulin_tablebase *tb,
  * `capacity` is smaller than that number, returns
  * `MOULIN_ERR_BUFFER_TOO_SMALL` with `*count` set to the number needed and
  * nothing written to `moves`; `MOULIN_MAX_MOVES` always suffices. `moves`
- * may be NULL when `capacity` is 0. Other errors as `moulin_probe`.
+ * may be NULL when `capacity` is 0. Other errors as `moulin_probe`
+ * (`MOULIN_ERR_WDL_ONLY` on WDL tables).
  *
  * # Safety
  * `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
@@ -278,7 +342,8 @@ int moulin_moves(const struct moulin_tablebase *tb,
  * `moulin_moves` under the tables' no-capture rule at `counter`: each move
  * valued at the counter it leads to (0 after a capture or a placement,
  * `counter + 1` otherwise), with the five outcomes of
- * `moulin_probe_counter`. Errors as `moulin_moves` and `MOULIN_ERR_COUNTER`.
+ * `moulin_probe_counter`. Errors as `moulin_moves` and `MOULIN_ERR_COUNTER`
+ * (`MOULIN_ERR_WDL_ONLY` on WDL tables, whatever the counter).
  *
  * # Safety
  * As `moulin_moves`.

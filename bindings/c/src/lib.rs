@@ -1,5 +1,6 @@
 //! The C ABI of the moulin probe: open a directory of tables, ask a
-//! position's outcome and distance, its best moves and every move's outcome.
+//! position's outcome and distance, its best moves and every move's outcome;
+//! or open its WDL tables (outcomes only) and ask a position's outcome.
 //! The header `include/moulin.h` is generated from this file by cbindgen
 //! (`bindings/c/generate-header.sh`); a test fails when it is stale.
 //!
@@ -15,13 +16,15 @@
 #![allow(non_camel_case_types)]
 
 use moulin_probe::error::chain;
-use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Tablebase};
+use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Tablebase, Wdl};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-/// The player to move wins (`distance`: turns to the end, odd).
+/// The player to move wins (`distance`: turns to the end, odd). The outcome
+/// codes `MOULIN_WIN`, `MOULIN_DRAW` and `MOULIN_LOSS` are also what
+/// `moulin_probe_wdl` writes.
 pub const MOULIN_WIN: c_int = 1;
 /// Neither side can force a win (`distance`: -1).
 pub const MOULIN_DRAW: c_int = 0;
@@ -64,6 +67,11 @@ pub const MOULIN_ERR_OTHER: c_int = -10;
 /// A counter the tables cannot answer: negative, at or past their
 /// no-capture limit, not 0 with stones in hand, or tables without the rule.
 pub const MOULIN_ERR_COUNTER: c_int = -11;
+/// A distance (or anything built on distances: best moves, every move's
+/// outcome, a counter's value) was asked of WDL tables from
+/// `moulin_open_wdl`, which store outcomes only: use `moulin_probe_wdl`, or
+/// open the distance tables with `moulin_open`.
+pub const MOULIN_ERR_WDL_ONLY: c_int = -12;
 
 /// No position has more legal moves than this (the worst case is three
 /// flying stones with twelve free points and nine stones to remove: 324), so
@@ -75,8 +83,9 @@ pub const MOULIN_MOVES_TEXT_MAX: usize = 4608;
 /// Room for one move's text with its NUL (`b2-b4xg4` has 8 characters).
 pub const MOULIN_MOVE_TEXT: usize = 12;
 
-/// An open directory of tables (opaque). Open with `moulin_open`, free with
-/// `moulin_close`.
+/// An open directory of tables (opaque): its distance tables (`*.mtb`,
+/// from `moulin_open`) or its WDL tables (`*.mtw`, from `moulin_open_wdl`).
+/// Free with `moulin_close`.
 pub struct moulin_tablebase {
     tables: Tablebase,
 }
@@ -162,9 +171,33 @@ fn probe_failure(error: ProbeError) -> Failure {
         ProbeError::NoCaptureRule
         | ProbeError::CounterOutOfRange { .. }
         | ProbeError::CounterInPlacement { .. } => MOULIN_ERR_COUNTER,
+        ProbeError::WdlOnly => return wdl_only(),
         _ => MOULIN_ERR_OTHER,
     };
     Failure(code, chain(&error))
+}
+
+/// A distance asked of WDL tables (the library's message names its Rust
+/// calls; this one the C functions).
+fn wdl_only() -> Failure {
+    Failure(
+        MOULIN_ERR_WDL_ONLY,
+        "these are WDL tables from moulin_open_wdl (outcomes only, no distances): \
+         ask for the outcome alone with moulin_probe_wdl, or open the distance \
+         tables with moulin_open"
+            .into(),
+    )
+}
+
+/// Refuses a question about distances or counters on WDL tables (before the
+/// counter is checked: WDL tables carry no no-capture rule, and saying so
+/// would hide the real reason).
+fn distance_tables(tables: &Tablebase) -> Result<&Tablebase, Failure> {
+    if tables.is_wdl() {
+        Err(wdl_only())
+    } else {
+        Ok(tables)
+    }
 }
 
 /// The text of a C string argument.
@@ -198,6 +231,14 @@ unsafe fn tables_arg<'a>(tb: *const moulin_tablebase) -> Result<&'a Tablebase, F
     tb.as_ref()
         .map(|t| &t.tables)
         .ok_or_else(|| Failure(MOULIN_ERR_NULL, "the tablebase is NULL".into()))
+}
+
+fn wdl_code(value: Wdl) -> c_int {
+    match value {
+        Wdl::Win => MOULIN_WIN,
+        Wdl::Draw => MOULIN_DRAW,
+        Wdl::Loss => MOULIN_LOSS,
+    }
 }
 
 fn result_of(outcome: Outcome) -> moulin_result {
@@ -270,12 +311,39 @@ fn counter_arg(counter: c_int) -> Result<u16, Failure> {
 /// `dir` is NULL or points to a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn moulin_open(dir: *const c_char) -> *mut moulin_tablebase {
+    open_with(dir, "tables", |d| Tablebase::open(d))
+}
+
+/// Opens the WDL tables of a directory (`<sector>.mtw`, outcomes only, two
+/// bits a position: much smaller than the distance tables; `moulin solve`
+/// writes them beside those). Such a handle answers `moulin_probe_wdl`,
+/// `moulin_is_wdl` and `moulin_no_capture_limit` (0: WDL tables carry no
+/// rule); `moulin_probe`, `moulin_probe_counter`, `moulin_best_moves`,
+/// `moulin_moves` and `moulin_moves_counter` fail with
+/// `MOULIN_ERR_WDL_ONLY`. A directory without WDL tables opens, and its
+/// probes fail with `MOULIN_ERR_MISSING_TABLE`. Errors and NULL as
+/// `moulin_open`; free with `moulin_close`.
+///
+/// # Safety
+/// `dir` is NULL or points to a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_open_wdl(dir: *const c_char) -> *mut moulin_tablebase {
+    open_with(dir, "WDL tables", |d| Tablebase::open_wdl(d))
+}
+
+/// # Safety
+/// `dir` is NULL or points to a NUL-terminated string.
+unsafe fn open_with(
+    dir: *const c_char,
+    what: &str,
+    open: fn(&Path) -> Result<Tablebase, ProbeError>,
+) -> *mut moulin_tablebase {
     let mut handle = std::ptr::null_mut();
     guard(|| {
         let dir = text_arg(dir, "the directory")?;
-        let tables = Tablebase::open(Path::new(dir)).map_err(|e| {
+        let tables = open(Path::new(dir)).map_err(|e| {
             let Failure(code, message) = probe_failure(e);
-            Failure(code, format!("cannot open the tables in {dir}: {message}"))
+            Failure(code, format!("cannot open the {what} in {dir}: {message}"))
         })?;
         handle = Box::into_raw(Box::new(moulin_tablebase { tables }));
         Ok(())
@@ -283,11 +351,28 @@ pub unsafe extern "C" fn moulin_open(dir: *const c_char) -> *mut moulin_tablebas
     handle
 }
 
-/// Closes a tablebase from `moulin_open` (NULL is ignored). No query may run
-/// on it any more, in any thread.
+/// Whether a handle holds WDL tables (from `moulin_open_wdl`): 1, else 0
+/// (also for a NULL handle).
 ///
 /// # Safety
-/// `tb` is NULL or a handle from `moulin_open` not yet closed.
+/// `tb` is NULL or a handle from `moulin_open` or `moulin_open_wdl` not yet
+/// closed.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_is_wdl(tb: *const moulin_tablebase) -> c_int {
+    let mut wdl = 0;
+    guard(|| {
+        wdl = c_int::from(tables_arg(tb)?.is_wdl());
+        Ok(())
+    });
+    wdl
+}
+
+/// Closes a tablebase from `moulin_open` or `moulin_open_wdl` (NULL is
+/// ignored). No query may run on it any more, in any thread.
+///
+/// # Safety
+/// `tb` is NULL or a handle from `moulin_open` or `moulin_open_wdl` not yet
+/// closed.
 #[no_mangle]
 pub unsafe extern "C" fn moulin_close(tb: *mut moulin_tablebase) {
     if !tb.is_null() {
@@ -303,8 +388,9 @@ pub unsafe extern "C" fn moulin_close(tb: *mut moulin_tablebase) {
 ///
 /// Returns `MOULIN_OK`, or `MOULIN_ERR_NULL`, `MOULIN_ERR_UTF8`,
 /// `MOULIN_ERR_POSITION`, `MOULIN_ERR_MISSING_TABLE`,
-/// `MOULIN_ERR_DAMAGED_TABLE`, `MOULIN_ERR_IO`; `*out` is written only on
-/// success.
+/// `MOULIN_ERR_DAMAGED_TABLE`, `MOULIN_ERR_IO`, and `MOULIN_ERR_WDL_ONLY`
+/// on WDL tables (`moulin_open_wdl`: ask `moulin_probe_wdl`); `*out` is
+/// written only on success.
 ///
 /// # Safety
 /// `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
@@ -318,6 +404,7 @@ pub unsafe extern "C" fn moulin_probe(
     guard(|| {
         let tables = tables_arg(tb)?;
         let position = position_arg(position)?;
+        let tables = distance_tables(tables)?;
         if out.is_null() {
             return Err(Failure(
                 MOULIN_ERR_NULL,
@@ -330,11 +417,50 @@ pub unsafe extern "C" fn moulin_probe(
     })
 }
 
-/// The no-capture limit the tables were solved under, 0 for tables without
-/// the rule (or a NULL handle).
+/// The outcome of a position for the player to move, without its distance:
+/// writes `MOULIN_WIN`, `MOULIN_DRAW` or `MOULIN_LOSS` into `*outcome` (the
+/// codes of `moulin_result.outcome`). A finished game is `MOULIN_LOSS`.
+/// Works on WDL tables (`moulin_open_wdl`) and on distance tables
+/// (`moulin_open`; there the outcome of `moulin_probe`, and under the
+/// no-capture rule the value at counter 0 with a cursed win or a blessed
+/// loss as `MOULIN_DRAW`).
+///
+/// Returns `MOULIN_OK`, or `MOULIN_ERR_NULL`, `MOULIN_ERR_UTF8`,
+/// `MOULIN_ERR_POSITION`, `MOULIN_ERR_MISSING_TABLE` (also for a WDL handle
+/// on a directory without WDL tables), `MOULIN_ERR_DAMAGED_TABLE`,
+/// `MOULIN_ERR_IO`; never `MOULIN_ERR_WDL_ONLY`. `*outcome` is written only
+/// on success.
 ///
 /// # Safety
-/// `tb` is NULL or a handle from `moulin_open` not yet closed.
+/// `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
+/// string; `outcome` NULL or valid for writing one `int`.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_probe_wdl(
+    tb: *const moulin_tablebase,
+    position: *const c_char,
+    outcome: *mut c_int,
+) -> c_int {
+    guard(|| {
+        let tables = tables_arg(tb)?;
+        let position = position_arg(position)?;
+        if outcome.is_null() {
+            return Err(Failure(
+                MOULIN_ERR_NULL,
+                "the outcome pointer is NULL".into(),
+            ));
+        }
+        let value = tables.probe_wdl(&position).map_err(probe_failure)?;
+        *outcome = wdl_code(value);
+        Ok(())
+    })
+}
+
+/// The no-capture limit the tables were solved under, 0 for tables without
+/// the rule (WDL tables never carry it) or a NULL handle.
+///
+/// # Safety
+/// `tb` is NULL or a handle from `moulin_open` or `moulin_open_wdl` not yet
+/// closed.
 #[no_mangle]
 pub unsafe extern "C" fn moulin_no_capture_limit(tb: *const moulin_tablebase) -> c_int {
     let mut limit = 0;
@@ -350,7 +476,8 @@ pub unsafe extern "C" fn moulin_no_capture_limit(tb: *const moulin_tablebase) ->
 /// or placement (0 <= counter < the limit; 0 with stones in hand):
 /// `MOULIN_WIN`, `MOULIN_CURSED_WIN`, `MOULIN_DRAW`, `MOULIN_BLESSED_LOSS`
 /// or `MOULIN_LOSS`. `MOULIN_ERR_COUNTER` for a counter the tables cannot
-/// answer (or tables without the rule); other errors as `moulin_probe`.
+/// answer (or tables without the rule); other errors as `moulin_probe`
+/// (`MOULIN_ERR_WDL_ONLY` on WDL tables, whatever the counter).
 ///
 /// # Safety
 /// As `moulin_probe`.
@@ -364,6 +491,7 @@ pub unsafe extern "C" fn moulin_probe_counter(
     guard(|| {
         let tables = tables_arg(tb)?;
         let position = position_arg(position)?;
+        let tables = distance_tables(tables)?;
         let counter = counter_arg(counter)?;
         if out.is_null() {
             return Err(Failure(
@@ -384,7 +512,8 @@ pub unsafe extern "C" fn moulin_probe_counter(
 /// `len` bytes; an empty string when the game is over. A buffer of
 /// `MOULIN_MOVES_TEXT_MAX` bytes always suffices; if `len` is too small,
 /// returns `MOULIN_ERR_BUFFER_TOO_SMALL`, writes nothing and the message
-/// says how many bytes are needed. Other errors as `moulin_probe`.
+/// says how many bytes are needed. Other errors as `moulin_probe`
+/// (`MOULIN_ERR_WDL_ONLY` on WDL tables).
 ///
 /// # Safety
 /// `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
@@ -399,6 +528,7 @@ pub unsafe extern "C" fn moulin_best_moves(
     guard(|| {
         let tables = tables_arg(tb)?;
         let position = position_arg(position)?;
+        let tables = distance_tables(tables)?;
         if buf.is_null() {
             return Err(Failure(MOULIN_ERR_NULL, "the buffer is NULL".into()));
         }
@@ -429,7 +559,8 @@ pub unsafe extern "C" fn moulin_best_moves(
 /// `capacity` is smaller than that number, returns
 /// `MOULIN_ERR_BUFFER_TOO_SMALL` with `*count` set to the number needed and
 /// nothing written to `moves`; `MOULIN_MAX_MOVES` always suffices. `moves`
-/// may be NULL when `capacity` is 0. Other errors as `moulin_probe`.
+/// may be NULL when `capacity` is 0. Other errors as `moulin_probe`
+/// (`MOULIN_ERR_WDL_ONLY` on WDL tables).
 ///
 /// # Safety
 /// `tb` is NULL or an open handle; `position` NULL or a NUL-terminated
@@ -449,7 +580,8 @@ pub unsafe extern "C" fn moulin_moves(
 /// `moulin_moves` under the tables' no-capture rule at `counter`: each move
 /// valued at the counter it leads to (0 after a capture or a placement,
 /// `counter + 1` otherwise), with the five outcomes of
-/// `moulin_probe_counter`. Errors as `moulin_moves` and `MOULIN_ERR_COUNTER`.
+/// `moulin_probe_counter`. Errors as `moulin_moves` and `MOULIN_ERR_COUNTER`
+/// (`MOULIN_ERR_WDL_ONLY` on WDL tables, whatever the counter).
 ///
 /// # Safety
 /// As `moulin_moves`.
@@ -462,10 +594,7 @@ pub unsafe extern "C" fn moulin_moves_counter(
     capacity: usize,
     count: *mut usize,
 ) -> c_int {
-    match counter_arg(counter) {
-        Ok(c) => write_moves(tb, position, Some(c), moves, capacity, count),
-        Err(e) => guard(|| Err(e)),
-    }
+    write_moves(tb, position, Some(counter), moves, capacity, count)
 }
 
 /// # Safety
@@ -473,7 +602,7 @@ pub unsafe extern "C" fn moulin_moves_counter(
 unsafe fn write_moves(
     tb: *const moulin_tablebase,
     position: *const c_char,
-    counter: Option<u16>,
+    counter: Option<c_int>,
     moves: *mut moulin_move_result,
     capacity: usize,
     count: *mut usize,
@@ -481,6 +610,8 @@ unsafe fn write_moves(
     guard(|| {
         let tables = tables_arg(tb)?;
         let position = position_arg(position)?;
+        let tables = distance_tables(tables)?;
+        let counter = counter.map(counter_arg).transpose()?;
         if count.is_null() {
             return Err(Failure(MOULIN_ERR_NULL, "the count pointer is NULL".into()));
         }

@@ -2,7 +2,8 @@
 //! header and the built library, run over tables solved up to five stones a
 //! side, and compared with `moulin probe --json`: random positions, the
 //! example `examples/probe.c`, the README's C example, hostile calls and
-//! damaged tables.
+//! damaged tables; the WDL tables (`moulin_open_wdl`, `moulin_probe_wdl`)
+//! against the CLI's outcomes from the distance tables.
 
 use moulin_probe::{Position, Side};
 use moulin_tests::{moulin, text};
@@ -336,11 +337,13 @@ fn readme_c_example_runs() {
         .iter()
         .map(|m| m.as_str().unwrap())
         .collect();
+    // Its WDL lines read the WDL tables: the distance tables' outcome.
     let expected = format!(
-        "{} in {}, best moves: {}\n",
+        "{} in {}, best moves: {}\nwdl: {}\n",
         cli["outcome"].as_str().unwrap(),
         cli["distance"],
-        best.join(" ")
+        best.join(" "),
+        cli["outcome"].as_str().unwrap(),
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
 }
@@ -418,6 +421,222 @@ fn damaged_tables_give_error_codes() {
             continue;
         }
         let codes = compare(&c, &json_lines(&cli));
+        assert!(!codes.is_empty(), "{what}: the damage was never met");
+        assert!(codes.iter().all(|&code| code == -5), "{what}: {codes:?}");
+    }
+}
+
+fn c_wdl(dir: &Path, input: &str) -> Vec<Value> {
+    let mut c = Command::new(conformance());
+    c.arg("wdl").arg(dir);
+    let out = run_with_input(&mut c, input);
+    assert!(out.status.success(), "{}", text(&out));
+    json_lines(&out)
+}
+
+/// One answer of `conformance wdl` (`{"outcome"}` or `{"error", "code"}`)
+/// against the CLI's line for the same position (from the distance tables):
+/// the same outcome, or an error where the CLI failed; the error code.
+fn compare_wdl(c: &Value, cli: &Value) -> Option<i64> {
+    match (c.get("error"), cli.get("error")) {
+        (None, None) => {
+            assert_eq!(c["outcome"], cli["outcome"], "{c} against {cli}");
+            None
+        }
+        (Some(c_error), Some(cli_error)) => {
+            let (c_error, cli_error) = (c_error.as_str().unwrap(), cli_error.as_str().unwrap());
+            assert!(
+                cli_error.starts_with(c_error),
+                "C: {c_error}\nCLI: {cli_error}"
+            );
+            Some(c["code"].as_i64().unwrap())
+        }
+        _ => panic!("C and CLI disagree:\nC:   {c}\nCLI: {cli}"),
+    }
+}
+
+/// `moulin_probe_wdl` on the WDL tables (`moulin_open_wdl`) and on the
+/// distance tables says what `moulin probe --json` says, which reads the
+/// distance tables alone: 400 random positions, the positions the CLI's
+/// best moves lead to from the won ones, finished games, missing tables.
+#[test]
+fn c_wdl_agrees_with_the_cli_on_random_positions() {
+    let mut input = random_positions(41, 400, |r| {
+        let extra = u32::from(r.below(20) == 0);
+        (3 + r.below(3) as u32, 3 + r.below(3) as u32 + extra)
+    });
+    // Random positions are mostly draws; the CLI's best move out of each won
+    // one leads to a lost one.
+    let mut losses = String::new();
+    for line in json_lines(&cli_json(solved(), &input)) {
+        if line["outcome"] == "win" {
+            let pos: Position = line["position"].as_str().unwrap().parse().unwrap();
+            let best: moulin_probe::Move = line["best_moves"][0].as_str().unwrap().parse().unwrap();
+            let after = moulin_probe::Rules::with_flying(true)
+                .play(&pos, best)
+                .unwrap();
+            losses.push_str(&format!("{after}\n"));
+        }
+    }
+    input.push_str(&losses);
+    for extra in [
+        "W: B: w 9 9",
+        "W:a1,d1 B:a7,d2,g4 w",
+        "W:a1,d1,g1,a4 B:a7,d2,g4,b4,c4,d7 w",
+        "W:a1,d1,g1 B:b2,d2,f2 w",
+    ] {
+        input.push_str(&format!("{}\n", extra.parse::<Position>().unwrap()));
+    }
+    let cli = json_lines(&cli_json(solved(), &input));
+    let c = c_wdl(solved(), &input);
+    assert_eq!(c.len(), cli.len(), "one line per position");
+    let mut outcomes = std::collections::HashMap::new();
+    let mut codes = Vec::new();
+    for (c, cli) in c.iter().zip(&cli) {
+        assert_eq!(c["position"], cli["position"]);
+        let code = compare_wdl(&c["wdl"], cli);
+        assert_eq!(code, compare_wdl(&c["distance_tables"], cli), "{c}");
+        match code {
+            Some(code) => codes.push(code),
+            None => {
+                *outcomes
+                    .entry(cli["outcome"].as_str().unwrap())
+                    .or_insert(0) += 1
+            }
+        }
+    }
+    assert!(
+        !codes.is_empty() && codes.iter().all(|&code| code == -4),
+        "{codes:?}"
+    );
+    // Every outcome met, many times.
+    assert_eq!(outcomes.len(), 3, "{outcomes:?}");
+    assert!(outcomes.values().all(|&n| n >= 10), "{outcomes:?}");
+    assert!(c.len() - codes.len() >= 380);
+}
+
+/// Directories without WDL tables: solved with `--no-wdl`, or under the
+/// no-capture rule (which writes none). `moulin_open_wdl` opens them and
+/// every probe is `MOULIN_ERR_MISSING_TABLE`, while `moulin_probe_wdl` on
+/// the distance tables answers as the CLI (under the rule: its outcome at
+/// counter 0, a cursed win or a blessed loss a draw).
+#[test]
+fn directories_without_wdl_tables() {
+    let plain = tempfile::tempdir().unwrap();
+    let rule = tempfile::tempdir().unwrap();
+    for (dir, options) in [
+        (plain.path(), &["--no-wdl"][..]),
+        (rule.path(), &["--no-capture-limit", "6"][..]),
+    ] {
+        let out = moulin()
+            .args(["solve", "--max-stones", "4", "-q"])
+            .args(options)
+            .arg("--dir")
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        assert!(
+            std::fs::read_dir(dir)
+                .unwrap()
+                .all(|f| f.unwrap().path().extension() != Some("mtw".as_ref())),
+            "{options:?} wrote WDL tables"
+        );
+    }
+    let input = random_positions(8, 120, |r| (3 + r.below(2) as u32, 3 + r.below(2) as u32));
+    for (dir, counter) in [(plain.path(), None), (rule.path(), Some("0"))] {
+        let mut cli = moulin();
+        cli.args(["probe", "--json", "--no-chances", "-", "--dir"])
+            .arg(dir);
+        if let Some(counter) = counter {
+            cli.args(["--counter", counter]);
+        }
+        let cli = json_lines(&run_with_input(&mut cli, &input));
+        let c = c_wdl(dir, &input);
+        assert_eq!(c.len(), cli.len());
+        let mut kinds = std::collections::HashSet::new();
+        for (c, cli) in c.iter().zip(&cli) {
+            assert_eq!(c["wdl"]["code"], -4, "{c}");
+            assert!(
+                c["wdl"]["error"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("no table for sector"),
+                "{c}"
+            );
+            let mut cli = cli.clone();
+            let outcome = cli["outcome"].as_str().unwrap().to_string();
+            kinds.insert(outcome.clone());
+            if outcome == "cursed-win" || outcome == "blessed-loss" {
+                cli["outcome"] = "draw".into();
+            }
+            assert_eq!(compare_wdl(&c["distance_tables"], &cli), None, "{c}");
+        }
+        assert!(kinds.len() >= 3, "{kinds:?}");
+    }
+}
+
+/// Damaged WDL tables: a damaged header fails `moulin_open_wdl` with
+/// `MOULIN_ERR_DAMAGED_TABLE` naming the file; damaged blocks fail the
+/// probes that read them with that code, and the other probes still say
+/// what the CLI says on the intact distance tables.
+#[test]
+fn damaged_wdl_tables_give_error_codes() {
+    let table = |d: &Path| d.join("5v4.mtw");
+    let input = random_positions(55, 300, |r| match r.below(3) {
+        0 => (5, 4),
+        1 => (4, 5),
+        _ => (4, 4),
+    });
+    let cli = json_lines(&cli_json(solved(), &input));
+    type Damage = (&'static str, fn(&mut Vec<u8>), bool);
+    let damages: [Damage; 4] = [
+        ("truncated", |b| b.truncate(b.len() / 2), true),
+        ("emptied", |b| b.clear(), true),
+        ("header byte flipped", |b| b[60] ^= 0x5a, true),
+        (
+            "data bytes flipped",
+            |b| {
+                let len = b.len();
+                for k in 1..16 {
+                    b[4096 + k * (len - 4096) / 16] ^= 0x5a;
+                }
+            },
+            false,
+        ),
+    ];
+    for (what, damage, open_fails) in damages {
+        let dir = copy_of(solved());
+        let mut bytes = std::fs::read(table(dir.path())).unwrap();
+        assert!(bytes.len() > 8192, "{what}: {} bytes", bytes.len());
+        damage(&mut bytes);
+        std::fs::write(table(dir.path()), bytes).unwrap();
+        let c = c_wdl(dir.path(), &input);
+        if open_fails {
+            assert_eq!(c.len(), 1, "{what}");
+            assert_eq!(c[0]["code"], -5, "{what}: {}", c[0]);
+            let message = c[0]["open_error"].as_str().unwrap();
+            assert!(
+                message.contains("5v4.mtw") && message.contains("cannot open the WDL tables"),
+                "{what}: {message}"
+            );
+            continue;
+        }
+        let mut codes = Vec::new();
+        for (c, cli) in c.iter().zip(&cli) {
+            // The distance tables are intact.
+            assert_eq!(compare_wdl(&c["distance_tables"], cli), None, "{c}");
+            match c["wdl"].get("code") {
+                Some(code) => {
+                    codes.push(code.as_i64().unwrap());
+                    assert!(
+                        c["wdl"]["error"].as_str().unwrap().contains("5v4.mtw"),
+                        "{c}"
+                    );
+                }
+                None => assert_eq!(compare_wdl(&c["wdl"], cli), None),
+            }
+        }
         assert!(!codes.is_empty(), "{what}: the damage was never met");
         assert!(codes.iter().all(|&code| code == -5), "{what}: {codes:?}");
     }

@@ -29,6 +29,18 @@ create_exception!(
     TableError,
     "A table file is damaged: truncated, bad checksum, not a table, wrong name."
 );
+create_exception!(
+    moulin,
+    WdlOnlyError,
+    TableError,
+    "WDL tables (`Tablebase(path, wdl=True)`) were asked for a distance, best moves or \
+     moves: they store outcomes only (ask `probe_wdl`, or open the distance tables)."
+);
+
+/// The message of a distance asked of WDL tables (the library's message names
+/// Rust calls; this one the Python API).
+const WDL_ONLY: &str = "these are WDL tables (outcomes only, no distances): ask for the \
+     outcome alone with probe_wdl, or open the distance tables with Tablebase(path)";
 
 fn probe_error(error: ProbeError) -> PyErr {
     probe_error_in(error, "")
@@ -48,6 +60,7 @@ fn probe_error_in(error: ProbeError, prefix: &str) -> PyErr {
             ..
         } => TableError::new_err(text),
         ProbeError::File { .. } => DamagedTableError::new_err(text),
+        ProbeError::WdlOnly => WdlOnlyError::new_err(format!("{prefix}{WDL_ONLY}")),
         _ => TableError::new_err(text),
     }
 }
@@ -215,19 +228,62 @@ struct PyTablebase {
     tables: Tablebase,
 }
 
+impl PyTablebase {
+    /// The tables, if they can answer distances (not WDL tables).
+    fn distance_tables(&self) -> PyResult<&Tablebase> {
+        if self.tables.is_wdl() {
+            Err(WdlOnlyError::new_err(WDL_ONLY))
+        } else {
+            Ok(&self.tables)
+        }
+    }
+}
+
 #[pymethods]
 impl PyTablebase {
-    /// Opens the `*.mtb` tables of a directory; TableError (an OSError) if it
-    /// cannot be listed, DamagedTableError if a table's header is damaged.
+    /// Opens the `*.mtb` tables of a directory, or with `wdl=True` its WDL
+    /// tables (`*.mtw`: outcomes only, much smaller), which answer
+    /// `probe_wdl` alone (the other probes raise WdlOnlyError). TableError
+    /// (an OSError) if the directory cannot be listed, DamagedTableError if
+    /// a table's header is damaged.
     #[new]
-    fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyTablebase> {
-        let tables = py.detach(|| Tablebase::open(&path)).map_err(|e| {
-            probe_error_in(
-                e,
-                &format!("cannot open the tables in {}: ", path.display()),
-            )
-        })?;
+    #[pyo3(signature = (path, *, wdl = false))]
+    fn new(py: Python<'_>, path: PathBuf, wdl: bool) -> PyResult<PyTablebase> {
+        let what = if wdl { "WDL tables" } else { "tables" };
+        let tables = py
+            .detach(|| {
+                if wdl {
+                    Tablebase::open_wdl(&path)
+                } else {
+                    Tablebase::open(&path)
+                }
+            })
+            .map_err(|e| {
+                probe_error_in(
+                    e,
+                    &format!("cannot open the {what} in {}: ", path.display()),
+                )
+            })?;
         Ok(PyTablebase { tables })
+    }
+
+    /// The outcome of a position (str or Position) for the player to move,
+    /// without its distance: 'win', 'draw' or 'loss' (a finished game is a
+    /// loss). From WDL tables or from distance tables (there the outcome of
+    /// `probe`, under the no-capture rule at counter 0, a cursed win or
+    /// blessed loss a draw).
+    fn probe_wdl(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+        let position = position_arg(position)?;
+        Ok(py
+            .detach(|| self.tables.probe_wdl(&position))
+            .map_err(probe_error)?
+            .word())
+    }
+
+    /// Whether these are WDL tables (`Tablebase(path, wdl=True)`).
+    #[getter]
+    fn is_wdl(&self) -> bool {
+        self.tables.is_wdl()
     }
 
     /// The outcome and distance of a position (str or Position) for the
@@ -244,13 +300,14 @@ impl PyTablebase {
         counter: Option<u16>,
     ) -> PyResult<PyProbe> {
         let position = position_arg(position)?;
+        let tables = self.distance_tables()?;
         match counter {
             None => Ok(py
-                .detach(|| self.tables.probe(&position))
+                .detach(|| tables.probe(&position))
                 .map_err(probe_error)?
                 .into()),
             Some(c) => Ok(py
-                .detach(|| self.tables.probe_counter(&position, c))
+                .detach(|| tables.probe_counter(&position, c))
                 .map_err(probe_error)?
                 .into()),
         }
@@ -267,10 +324,11 @@ impl PyTablebase {
         counter: Option<u16>,
     ) -> PyResult<Vec<String>> {
         let position = position_arg(position)?;
+        let tables = self.distance_tables()?;
         let best = py
             .detach(|| match counter {
-                None => self.tables.best_moves(&position),
-                Some(c) => self.tables.best_moves_counter(&position, c),
+                None => tables.best_moves(&position),
+                Some(c) => tables.best_moves_counter(&position, c),
             })
             .map_err(probe_error)?;
         Ok(best.iter().map(Move::to_string).collect())
@@ -290,15 +348,16 @@ impl PyTablebase {
         counter: Option<u16>,
     ) -> PyResult<Vec<(String, &'static str, Option<u16>)>> {
         let position = position_arg(position)?;
+        let tables = self.distance_tables()?;
         let mut moves: Vec<(Move, RuleOutcome)> = py
             .detach(|| match counter {
-                None => self.tables.probe_moves(&position).map(|moves| {
+                None => tables.probe_moves(&position).map(|moves| {
                     moves
                         .into_iter()
                         .map(|(m, o)| (m, RuleOutcome::from(o)))
                         .collect()
                 }),
-                Some(c) => self.tables.probe_moves_counter(&position, c),
+                Some(c) => tables.probe_moves_counter(&position, c),
             })
             .map_err(probe_error)?;
         moves.sort_by_key(|(_, o)| -o.rank());
@@ -334,9 +393,10 @@ impl PyTablebase {
 
     fn __repr__(&self) -> String {
         format!(
-            "Tablebase('{}', {} tables)",
+            "Tablebase('{}', {} {}tables)",
             self.tables.dir().display(),
-            self.tables.sectors().count()
+            self.tables.sectors().count(),
+            if self.tables.is_wdl() { "WDL " } else { "" }
         )
     }
 }
@@ -351,6 +411,7 @@ fn _moulin(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TableError", py.get_type::<TableError>())?;
     m.add("MissingTableError", py.get_type::<MissingTableError>())?;
     m.add("DamagedTableError", py.get_type::<DamagedTableError>())?;
+    m.add("WdlOnlyError", py.get_type::<WdlOnlyError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

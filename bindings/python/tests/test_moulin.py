@@ -1,6 +1,8 @@
 """The Python package against `moulin probe --json` and `moulin moves` on
 tables solved up to five stones a side: random positions, the Position
-type, errors, damaged tables, threads, the README's example and the stubs."""
+type, errors, damaged tables, threads, the README's example and the stubs;
+the WDL tables (`Tablebase(path, wdl=True)`, `probe_wdl`) against the
+CLI's outcomes from the distance tables."""
 
 import ast
 import json
@@ -295,6 +297,7 @@ def test_readme_example_runs(moulin_bin, tables, tmp_path):
     cli = cli_json(moulin_bin, tables, ["W:a1,d1,g1 B:b2,d2,f2 w"])[0]
     expected = [f"{cli['outcome']} {cli['distance']}", " ".join(cli["best_moves"])]
     expected += [f"{m['move']} {m['outcome']} {m['distance']}" for m in cli["moves"][:3]]
+    expected += [f"True {cli['outcome']}"]  # from the WDL tables
     assert result.stdout.splitlines() == expected
 
 
@@ -359,3 +362,176 @@ def test_counter_errors_are_value_errors(rule_tables, tables):
     with pytest.raises(ValueError, match="no no-capture rule"):
         moulin.Tablebase(tables).probe("W:a1,d1,g7 B:b2,d2,f2 w", 0)
     assert moulin.Tablebase(tables).no_capture_limit is None
+
+
+# --- WDL tables -----------------------------------------------------------
+
+
+def assert_same_wdl(tb, position, cli):
+    """`probe_wdl` says the outcome the CLI read from the distance tables, or
+    raises where the CLI failed; returns the exception type or None."""
+    if "error" in cli:
+        with pytest.raises(moulin.TableError) as raised:
+            tb.probe_wdl(position)
+        assert cli["error"].startswith(str(raised.value)), (str(raised.value), cli)
+        return type(raised.value)
+    assert tb.probe_wdl(position) == cli["outcome"], (position, cli)
+    return None
+
+
+def test_probe_wdl_agrees_with_the_cli_on_random_positions(moulin_bin, tables):
+    positions = random_positions(
+        41, 400, lambda r: (3 + r.randrange(3), 3 + r.randrange(3) + (r.randrange(20) == 0))
+    )
+    positions += ["W: B: w 9 9", "W:a1,d1 B:d2,g4,a7 w", "W:a1,d1,g1,a4 B:d2,b4,c4,g4,a7,d7 w"]
+    # Random positions are mostly draws: the CLI's best move out of each won
+    # one leads to a lost one.
+    positions += [
+        str(moulin.Position(c["position"]).play(c["best_moves"][0]))
+        for c in cli_json(moulin_bin, tables, positions)
+        if c.get("outcome") == "win"
+    ]
+    wdl = moulin.Tablebase(tables, wdl=True)
+    distance = moulin.Tablebase(tables)
+    assert wdl.is_wdl and not distance.is_wdl
+    cli = cli_json(moulin_bin, tables, positions)
+    errors = []
+    for p, c in zip(positions, cli):
+        errors.append(assert_same_wdl(wdl, p, c))
+        assert assert_same_wdl(distance, p, c) is errors[-1]
+        assert assert_same_wdl(wdl, moulin.Position(p), c) is errors[-1]
+    missing = [e for e in errors if e is not None]
+    assert missing and all(e is moulin.MissingTableError for e in missing)
+    answered = [c["outcome"] for c, e in zip(cli, errors) if e is None]
+    assert len(answered) >= 380
+    assert all(answered.count(o) >= 10 for o in ("win", "draw", "loss")), answered
+    assert wdl.probe_wdl("W:a1,d1 B:a7,d2,g4 w") == "loss"  # a finished game
+
+
+def test_wdl_tables_refuse_distances(moulin_bin, tables):
+    tb = moulin.Tablebase(tables, wdl=True)
+    position = "W:a1,d1,g1 B:b2,d2,f2 w"
+    calls = [
+        lambda p: tb.probe(p),
+        lambda p: tb.probe(p, 0),
+        lambda p: tb.probe(p, 99),
+        lambda p: tb.best_moves(p),
+        lambda p: tb.best_moves(p, 0),
+        lambda p: tb.moves(p),
+        lambda p: tb.moves(p, 0),
+    ]
+    for call in calls:
+        for p in (position, moulin.Position(position), "W:a1,d1 B:a7,d2,g4 w"):
+            with pytest.raises(moulin.WdlOnlyError) as raised:
+                call(p)
+            assert isinstance(raised.value, moulin.TableError) and isinstance(raised.value, OSError)
+            assert "WDL tables" in str(raised.value) and "probe_wdl" in str(raised.value)
+    # A bad position is still a ValueError with the CLI's message, first.
+    for text in BAD_POSITIONS:
+        message = cli_error(moulin_bin, text) if text else None
+        for call in [tb.probe_wdl] + calls:
+            with pytest.raises(ValueError) as raised:
+                call(text)
+            if message is not None:
+                assert str(raised.value) == message
+    with pytest.raises(UnicodeEncodeError):
+        tb.probe_wdl("W:a1,d1,g1 B:b2,d2,\ud800 w")
+    with pytest.raises(TypeError, match="str or a moulin.Position"):
+        tb.probe_wdl(42)
+    with pytest.raises(TypeError):
+        moulin.Tablebase(tables, True)  # wdl is a keyword
+    # What WDL tables do answer.
+    distance = moulin.Tablebase(tables)
+    assert tb.sectors() == distance.sectors()
+    assert tb.flying and tb.no_capture_limit is None and tb.path == pathlib.Path(tables)
+    assert repr(tb) == f"Tablebase('{tables}', 9 WDL tables)"
+    assert repr(distance) == f"Tablebase('{tables}', 9 tables)"
+    assert not moulin.Tablebase(tables, wdl=False).is_wdl
+
+
+def test_directories_without_wdl_tables(moulin_bin, tables, tmp_path):
+    with pytest.raises(moulin.TableError) as raised:
+        moulin.Tablebase(tmp_path / "nowhere", wdl=True)
+    assert "cannot open the WDL tables in" in str(raised.value) and "nowhere" in str(raised.value)
+    tb = moulin.Tablebase(tables, wdl=True)
+    for text in ["W:a1,d1,g1,b2,d2,f2 B:a7,d7,g7,b6,d6,f6 w", "W: B: w 9 9"]:
+        cli = cli_json(moulin_bin, tables, [text])[0]
+        assert assert_same_wdl(tb, text, cli) is moulin.MissingTableError
+    plain = tmp_path / "no-wdl"
+    subprocess.run(
+        [moulin_bin, "solve", "--max-stones", "3", "--no-wdl", "-q", "--dir", plain], check=True
+    )
+    assert not list(plain.glob("*.mtw"))
+    tb = moulin.Tablebase(plain, wdl=True)
+    assert tb.sectors() == []
+    with pytest.raises(moulin.MissingTableError, match="no table for sector 3v3"):
+        tb.probe_wdl("W:a1,d1,g7 B:b2,d2,f2 w")
+    assert moulin.Tablebase(plain).probe_wdl("W:a1,d1,g7 B:b2,d2,f2 w") in ("win", "draw", "loss")
+
+
+def damaged_wdl_copy(tables, tmp_path, damage):
+    directory = tmp_path / "damaged"
+    shutil.copytree(tables, directory)
+    table = directory / "5v4.mtw"
+    table.write_bytes(damage(bytearray(table.read_bytes())))
+    return directory
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [lambda d: bytes(d[: len(d) // 2]), lambda d: b"", lambda d: bytes(d[:60]) + bytes([d[60] ^ 0x5A]) + bytes(d[61:])],
+    ids=["truncated", "emptied", "header byte flipped"],
+)
+def test_damaged_wdl_headers_fail_at_opening(tables, tmp_path, damage):
+    directory = damaged_wdl_copy(tables, tmp_path, damage)
+    with pytest.raises(moulin.DamagedTableError, match="5v4.mtw"):
+        moulin.Tablebase(directory, wdl=True)
+    moulin.Tablebase(directory)  # the distance tables are intact
+
+
+def test_damaged_wdl_blocks_fail_where_they_are_read(moulin_bin, tables, tmp_path):
+    directory = damaged_wdl_copy(tables, tmp_path, flip_data)
+    tb = moulin.Tablebase(directory, wdl=True)
+    positions = random_positions(55, 300, lambda r: [(5, 4), (4, 5), (4, 4)][r.randrange(3)])
+    met = 0
+    for p, cli in zip(positions, cli_json(moulin_bin, tables, positions)):
+        try:
+            assert tb.probe_wdl(p) == cli["outcome"]
+        except moulin.DamagedTableError as e:
+            assert "5v4.mtw" in str(e)
+            met += 1
+    assert met, "the damage was never met"
+
+
+def test_threads_share_one_wdl_tablebase(tables):
+    tb = moulin.Tablebase(tables, wdl=True)
+    positions = random_positions(98, 300, lambda r: (3 + r.randrange(3), 3 + r.randrange(3)))
+    distance = moulin.Tablebase(tables)
+    alone = [distance.probe(p).outcome for p in positions]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for _ in range(3):
+            assert list(pool.map(tb.probe_wdl, positions)) == alone
+
+
+def test_probe_wdl_on_rule_tables(moulin_bin, rule_tables):
+    """Under the no-capture rule: the CLI's outcome at counter 0, a cursed
+    win or blessed loss a draw; the rule writes no WDL tables."""
+    tb = moulin.Tablebase(rule_tables)
+    positions = random_positions(9, 60, lambda r: (3 + r.randrange(2), 3 + r.randrange(2)))
+    out = subprocess.run(
+        [moulin_bin, "probe", "--json", "--counter", "0", "--dir", rule_tables, "-"],
+        input="\n".join(positions) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    as_wdl = {"win": "win", "cursed-win": "draw", "draw": "draw", "blessed-loss": "draw", "loss": "loss"}
+    seen = set()
+    for p, line in zip(positions, out.stdout.splitlines()):
+        cli = json.loads(line)
+        seen.add(cli["outcome"])
+        assert tb.probe_wdl(p) == as_wdl[cli["outcome"]], (p, cli)
+    assert len(seen) >= 3, seen
+    assert not list(pathlib.Path(rule_tables).glob("*.mtw"))
+    with pytest.raises(moulin.MissingTableError):
+        moulin.Tablebase(rule_tables, wdl=True).probe_wdl(positions[0])

@@ -4,6 +4,8 @@
 >>> tb = moulin.Tablebase("data/tables")          # doctest: +SKIP
 >>> tb.probe("W:a1,d1,g1 B:b2,d2,f2 w")             # doctest: +SKIP
 Probe(outcome='win', distance=3)
+>>> moulin.Tablebase("data/tables", wdl=True).probe_wdl("W:a1,d1,g1 B:b2,d2,f2 w")  # doctest: +SKIP
+'win'
 """
 
 from ._moulin import (
@@ -13,6 +15,7 @@ from ._moulin import (
     Probe,
     TableError,
     Tablebase,
+    WdlOnlyError,
     __version__,
 )
 
@@ -23,5 +26,6 @@ __all__ = [
     "Probe",
     "TableError",
     "Tablebase",
+    "WdlOnlyError",
     "__version__",
 ]

@@ -12,6 +12,7 @@ from typing import List, Literal, Optional, Tuple, Union
 __version__: str
 
 Outcome = Literal["win", "draw", "loss", "cursed-win", "blessed-loss"]
+Wdl = Literal["win", "draw", "loss"]
 
 class TableError(OSError):
     """The tables cannot answer: a directory that cannot be read, tables of mixed rules."""
@@ -21,6 +22,12 @@ class MissingTableError(TableError):
 
 class DamagedTableError(TableError):
     """A table file is damaged: truncated, bad checksum, not a table, wrong name."""
+
+class WdlOnlyError(TableError):
+    """WDL tables (``Tablebase(path, wdl=True)``) were asked for a distance, best moves or moves.
+
+    They store outcomes only: ask ``probe_wdl``, or open the distance tables.
+    """
 
 class Position:
     """A position: stones on the board and in hand, and the side to move."""
@@ -78,12 +85,31 @@ class Probe:
 class Tablebase:
     """The tables of one directory, shareable between threads (probes release the GIL)."""
 
-    def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """Opens the ``*.mtb`` tables of a directory.
+    def __init__(self, path: Union[str, "os.PathLike[str]"], *, wdl: bool = False) -> None:
+        """Opens the ``*.mtb`` tables of a directory, or with ``wdl=True`` its WDL tables.
+
+        WDL tables (``<sector>.mtw``, written by ``moulin solve`` beside the
+        others) hold outcomes only, two bits a position: they answer
+        ``probe_wdl`` alone; ``probe``, ``best_moves`` and ``moves`` raise
+        WdlOnlyError. A directory without them opens, and its probes raise
+        MissingTableError.
 
         Raises TableError if it cannot be listed, DamagedTableError if a
         table's header is damaged.
         """
+    def probe_wdl(self, position: Union[str, Position]) -> Wdl:
+        """``'win'``, ``'draw'`` or ``'loss'`` for the player to move; a finished game is a loss.
+
+        From WDL tables or from distance tables (there the outcome of
+        ``probe``; under the no-capture rule the value at counter 0, a
+        cursed win or blessed loss a draw).
+
+        Raises ValueError for an invalid position, MissingTableError,
+        DamagedTableError or TableError when the tables cannot answer.
+        """
+    @property
+    def is_wdl(self) -> bool:
+        """Whether these are WDL tables (``Tablebase(path, wdl=True)``)."""
     def probe(self, position: Union[str, Position], counter: Optional[int] = None) -> Probe:
         """The outcome and distance for the player to move; a finished game is a loss in 0.
 
@@ -93,10 +119,13 @@ class Tablebase:
 
         Raises ValueError for an invalid position or a counter the tables
         cannot answer, MissingTableError, DamagedTableError or TableError
-        when the tables cannot answer.
+        when the tables cannot answer, WdlOnlyError on WDL tables.
         """
     def best_moves(self, position: Union[str, Position], counter: Optional[int] = None) -> List[str]:
-        """The fastest wins, else every drawing move, else the slowest losses."""
+        """The fastest wins, else every drawing move, else the slowest losses.
+
+        Raises as ``probe`` (WdlOnlyError on WDL tables).
+        """
     def moves(
         self, position: Union[str, Position], counter: Optional[int] = None
     ) -> List[Tuple[str, Outcome, Optional[int]]]:
@@ -105,6 +134,7 @@ class Tablebase:
         The order of ``moulin probe --json``: by outcome, ties in the order
         of ``Position.legal_moves``. With ``counter``, each move valued at the
         counter it leads to (0 after a capture or placement, counter + 1 else).
+        Raises as ``probe`` (WdlOnlyError on WDL tables).
         """
     @property
     def path(self) -> pathlib.Path:
