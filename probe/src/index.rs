@@ -634,7 +634,9 @@ impl PlainRanker {
             for byte in 1..256usize {
                 let low = byte.trailing_zeros() as usize;
                 let p = 8 * k + low;
-                let q = sym.map_point(frame.symmetry, Point::new(p).expect("a point")).index() as u32;
+                let q = sym
+                    .map_point(frame.symmetry, Point::new(p).expect("a point"))
+                    .index() as u32;
                 // Points of the representative's preimage never hold the
                 // mover's stones: their entries are never read.
                 let point = match frame.rep & (1 << q) {
@@ -766,7 +768,10 @@ mod tests {
                 }
             }
         }
-        assert!(plain > 1000 && not_plain > 10 && checked > 20_000, "{plain} {not_plain} {checked}");
+        assert!(
+            plain > 1000 && not_plain > 10 && checked > 20_000,
+            "{plain} {not_plain} {checked}"
+        );
     }
 
     /// Mover-major, every class of a sector comes once, with its size:

@@ -433,15 +433,17 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 // initialised from the sector its captures lead into, and the
                 // levels read none.
                 let mut pair = retro::PairSolve::new(&options.rules, a, b, &progress);
-                let mut working = 0;
                 let lowers: Vec<Sector> = sectors
                     .iter()
                     .filter_map(|&s| retro::capture_sector(s))
                     .collect();
                 while let Some(sector) = pair.next_to_initialise() {
-                    // The slot words, and the seeds found (a 4-byte slot
-                    // each; a byte a slot bounds them in practice).
-                    working += working_bytes(&[sector]) + ix.slots(sector);
+                    // What the sectors initialised hold, then the slot
+                    // words of this one and the seeds it will find: a
+                    // 4-byte slot each, up to 1.8 bytes a slot of the
+                    // sector measured (7v8 at its peak, merges included).
+                    let working =
+                        pair.held_bytes() + working_bytes(&[sector]) + 2 * ix.slots(sector);
                     let lower = retro::capture_sector(sector);
                     let now: Vec<Sector> = lower.into_iter().collect();
                     let soon: Vec<Sector> = lowers
@@ -459,7 +461,7 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 // the next one being built: up to 2.4 bytes a slot of the
                 // pair measured on 7v9 + 9v7 under N = 100), then the codes
                 // written, come on top of the slot words and seeds.
-                budget(&mut solved, &[], working + 3 * item_slots, &[]);
+                budget(&mut solved, &[], pair.held_bytes() + 3 * item_slots, &[]);
                 pair.finish()
             }
             Work::Placement(s) => {

@@ -270,9 +270,11 @@ impl SectorState {
             )
             .map(|(local, _, _)| local)
             .reduce(BTreeMap::new, merge_seeds);
-        // In slot order, as the levels read them best.
+        // In slot order, as the levels read them best; without the slack
+        // of their growth, which the memory budget does not count.
         for list in by_level.values_mut() {
             list.par_sort_unstable();
+            list.shrink_to_fit();
         }
         SectorState {
             sector,
@@ -382,6 +384,18 @@ impl<'p> PairSolve<'p> {
             }
         };
         self.states.push(state);
+    }
+
+    /// Bytes the sectors initialised so far hold: their slot words and
+    /// their seeds.
+    pub fn held_bytes(&self) -> u64 {
+        self.states
+            .iter()
+            .map(|st| {
+                let seeds: usize = st.seeds.lock().unwrap().values().map(Vec::capacity).sum();
+                (4 * (st.slots.len() + seeds)) as u64
+            })
+            .sum()
     }
 
     /// Runs the levels; returns the codes of the pair's sectors, in order.

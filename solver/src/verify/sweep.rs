@@ -219,14 +219,19 @@ impl<'a> Sweep<'a> {
         let Some(u) = mover else {
             return;
         };
-        scratch
-            .codes
-            .extend(scratch.slots.iter().map(|&slot| own.get(slot as usize).copied()));
+        scratch.codes.extend(
+            scratch
+                .slots
+                .iter()
+                .map(|&slot| own.get(slot as usize).copied()),
+        );
         let n = scratch.them.len();
         scratch.best.resize(n, NO_TURN);
         let turns = self.turns(u);
         if turns.iter().any(|t| t.mill) {
-            scratch.victims.extend(scratch.them.iter().map(|&t| removable(t)));
+            scratch
+                .victims
+                .extend(scratch.them.iter().map(|&t| removable(t)));
         }
         let node = |t: Bitboard| Node {
             us: u,
