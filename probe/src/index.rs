@@ -262,6 +262,17 @@ impl Indexer {
         TABLES.get_or_init(Indexer::build)
     }
 
+    /// Hints the processor to fetch what `frame(them)` reads first, a word
+    /// of a table of some megabytes: a search that ranks many positions
+    /// asks for all their frames first, and the misses overlap.
+    #[inline]
+    pub fn prefetch_frame(&self, them: Bitboard) {
+        let k = (them.count_ones() as usize).min(MAX_STONES);
+        if let Some(entry) = self.entries.get(self.base[k] + colex_rank(them) as usize) {
+            crate::prefetch(entry);
+        }
+    }
+
     #[inline]
     fn entry(&self, set: Bitboard) -> u32 {
         let k = set.count_ones() as usize;

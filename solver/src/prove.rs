@@ -90,15 +90,15 @@ impl<'a> Prover<'a> {
             return Ok(from_score(self.leaf(sector, slot)?));
         }
         if rayon::current_num_threads() == 1 {
-            return Ok(from_score(self.search(node, sector, slot, -1, 1, true)?));
+            return Ok(from_score(self.search(node, sector, slot, -1, 1, 0)?));
         }
         // Two proofs at once, sharing the transposition table: "at least a
         // draw?" (window -1..0) and "at most a draw?" (0..1). Each is a null
         // window search, and together they give the exact value; a draw,
         // like the start's, needs both, and they are of a size.
         let (at_least_draw, at_most_draw) = rayon::join(
-            || self.search(node, sector, slot, -1, 0, true),
-            || self.search(node, sector, slot, 0, 1, true),
+            || self.search(node, sector, slot, -1, 0, 0),
+            || self.search(node, sector, slot, 0, 1, 0),
         );
         let score = match (at_least_draw?, at_most_draw?) {
             (low, _) if low < 0 => -1,
@@ -150,7 +150,7 @@ impl<'a> Prover<'a> {
         slot: u64,
         mut alpha: i8,
         mut beta: i8,
-        root: bool,
+        depth: u8,
     ) -> Result<i8, ProbeError> {
         if sector.is_moving() {
             return Err(ProbeError::MissingSector(sector));
@@ -164,7 +164,7 @@ impl<'a> Prover<'a> {
         alpha = alpha.max(lo);
         beta = beta.min(hi);
         let window = (alpha, beta);
-        let best = self.best_child(node, alpha, beta, root)?;
+        let best = self.best_child(node, alpha, beta, depth)?;
         // Store what the search proved, within what was known before.
         if best <= window.0 {
             hi = hi.min(best);
@@ -183,7 +183,7 @@ impl<'a> Prover<'a> {
         node: &Node,
         mut alpha: i8,
         beta: i8,
-        root: bool,
+        depth: u8,
     ) -> Result<i8, ProbeError> {
         let mut children: Vec<Child> = Vec::with_capacity(32);
         let mut winning = false;
@@ -208,9 +208,19 @@ impl<'a> Prover<'a> {
         // Leaves first, and what the transposition table knows: either may
         // end the search at once.
         let ix = Indexer::get();
-        let mut best = -1i8;
+        // What ranking the children reads, then their transposition
+        // entries, are fetched all at once: each is a miss.
+        for c in &children {
+            ix.prefetch_frame(c.next.them);
+        }
         for c in children.iter_mut() {
             c.slot = ix.index(&c.next);
+            if !self.has_table[sector_code(c.sector) as usize] {
+                self.tt.prefetch(tt_key(c.sector, c.slot));
+            }
+        }
+        let mut best = -1i8;
+        for c in children.iter_mut() {
             if self.has_table[sector_code(c.sector) as usize] {
                 let score = -self.leaf(c.sector, c.slot)?;
                 (c.lo, c.hi) = (score, score);
@@ -226,13 +236,13 @@ impl<'a> Prover<'a> {
         alpha = alpha.max(best);
         // Children known to be good first, then the heuristic order.
         children.sort_by_key(|c| std::cmp::Reverse(c.lo * 3 + c.hi));
-        // At the root, once the children searched so far leave a null window
-        // (typically "better than a draw?"), the others are searched in
-        // parallel: in that window each search is the one the sequential
-        // loop would make, and only a cutoff could have spared some. (Deeper
-        // in the tree that waste compounds: parallel searches at every node
-        // of the first ten placements searched 7 times more positions.)
-        let parallel = root && rayon::current_num_threads() > 1;
+        // In the first SPLIT_DEPTH plies, once the children searched so far
+        // leave a null window (typically "better than a draw?"), the others
+        // are searched in parallel: in that window each search is the one
+        // the sequential loop would make, and only a cutoff could have
+        // spared some (young brothers wait). Deeper in the tree that waste
+        // compounds.
+        let parallel = depth < SPLIT_DEPTH && rayon::current_num_threads() > 1;
         let mut searched = 0;
         let mut rest = Vec::new();
         for c in &children {
@@ -245,7 +255,7 @@ impl<'a> Prover<'a> {
                 rest.push(c);
                 continue;
             }
-            let score = -self.search(&c.next, c.sector, c.slot, -beta, -alpha, false)?;
+            let score = -self.search(&c.next, c.sector, c.slot, -beta, -alpha, depth + 1)?;
             searched += 1;
             if score > best {
                 best = score;
@@ -261,7 +271,7 @@ impl<'a> Prover<'a> {
             let scores = rest
                 .par_iter()
                 .filter(|c| c.hi > alpha)
-                .map(|c| Ok(-self.search(&c.next, c.sector, c.slot, -beta, -alpha, false)?))
+                .map(|c| Ok(-self.search(&c.next, c.sector, c.slot, -beta, -alpha, depth + 1)?))
                 .collect::<Result<Vec<i8>, ProbeError>>()?;
             best = scores.into_iter().fold(best, i8::max);
         }
@@ -329,6 +339,13 @@ fn open_pairs(stones: Bitboard) -> Bitboard {
     out
 }
 
+/// Plies from the root within which a node's younger children are searched
+/// in parallel once the eldest has left a null window: the start over the
+/// moving-phase WDL tables, two threads, took 40.5 s of wall time with 1
+/// (the root alone), 33.2 s with 2, 54.8 s with 3 and 52.8 s with 4 (46
+/// million positions searched against 32 million).
+const SPLIT_DEPTH: u8 = 2;
+
 /// A sector in 16 bits: boards and hands, 4 bits each.
 fn sector_code(s: Sector) -> u16 {
     (s.stm_board as u16) << 12
@@ -363,6 +380,10 @@ impl Transpositions {
     fn bucket(&self, key: u64) -> usize {
         let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         ((h >> 20) as usize & self.mask) & !1
+    }
+
+    fn prefetch(&self, key: u64) {
+        crate::solve::memory::prefetch(&self.words[self.bucket(key)]);
     }
 
     fn bounds(&self, key: u64) -> Option<(i8, i8)> {

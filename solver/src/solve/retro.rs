@@ -25,7 +25,7 @@
 //! reach zero exactly when every turn has been accounted for, without
 //! indexing any successor during initialisation.
 
-use super::memory::huge_vec;
+use super::memory::{huge_vec, prefetch};
 use super::scheme::{Codes, Conversion, Dtc, Dtw, Scheme};
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS};
 use moulin_probe::index::{Frame, Indexer};
@@ -584,20 +584,6 @@ fn predecessors(
         out.n += 1;
     });
     out
-}
-
-/// Hints the processor to fetch a slot word into the cache.
-#[inline(always)]
-fn prefetch(word: &AtomicU32) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and changes no
-    // memory; the pointer comes from a live reference anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(word.as_ptr() as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
 }
 
 /// Passes the news of one position resolved at `level` (`won` or lost) to
