@@ -751,8 +751,8 @@ mod tests {
             seed
         };
         let mut random_set = |k: usize, taken: Bitboard| {
-            let mut set = 0;
-            while (set as u32).count_ones() < k as u32 {
+            let mut set: Bitboard = 0;
+            while set.count_ones() < k as u32 {
                 let p = (random() % POINTS as u64) as u32;
                 if taken & (1 << p) == 0 {
                     set |= 1 << p;
