@@ -28,9 +28,10 @@ pub struct Args {
     /// Also value every legal move (distinct ones searched in parallel).
     #[arg(long)]
     pub moves: bool,
-    /// Memory of the transposition table, in MiB. Larger is slower here: the
-    /// start took 37.4 s of CPU with 256 MiB, 40.9 s with 512 and 51.3 s
-    /// with 1024 (cache misses; the positions searched barely change).
+    /// Memory of the transposition table, in MiB. Larger is not faster
+    /// here: the start took 32.8 s of wall time with 128 MiB, 32.4 s with
+    /// 256 and 33.6 s with 512 (cache misses; the positions searched
+    /// barely change).
     #[arg(long, default_value_t = 256)]
     pub tt_mib: usize,
     /// Memory for decoded table blocks, in MiB (taken as blocks are read;
