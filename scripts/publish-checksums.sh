@@ -8,6 +8,10 @@
 #
 #   scripts/publish-checksums.sh              # solve into a temporary directory
 #   scripts/publish-checksums.sh --dir DIR    # use (and complete) the tables in DIR
+#   scripts/publish-checksums.sh --all --dir data/tables
+#                                             # every table of DIR (the whole game,
+#                                             # solved before): data/checksums/game-9.txt,
+#                                             # the verifier's output in DIR/verify.txt
 #
 # Check downloaded tables against it with:
 #   awk '!/^#/ {print $12 "  " $1 ".mtb"}' data/checksums/moving-5.txt | (cd DIR && sha256sum -c)
@@ -19,12 +23,18 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$root/data/checksums/moving-5.txt"
 max=5
 dir=""
+all=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --dir) dir="$2"; shift 2 ;;
-        *) echo "usage: $0 [--dir DIR]" >&2; exit 2 ;;
+        --all) all=1; out="$root/data/checksums/game-9.txt"; shift ;;
+        *) echo "usage: $0 [--all] [--dir DIR]" >&2; exit 2 ;;
     esac
 done
+if [ -n "$all" ] && [ -z "$dir" ]; then
+    echo "$0: --all takes the tables of --dir DIR (solve them first: scripts/full-solve.sh)" >&2
+    exit 2
+fi
 if [ -z "$dir" ]; then
     dir="$(mktemp -d)"
     trap 'rm -rf "$dir"' EXIT
@@ -34,19 +44,27 @@ cd "$root"
 cargo build --release --quiet -p moulin --bin moulin
 moulin="$root/target/release/moulin"
 
-"$moulin" solve --dir "$dir" --max-stones "$max" -q
-sectors=()
-for a in $(seq 3 "$max"); do
-    for b in $(seq 3 "$max"); do
-        sectors+=(--sector "${a}v${b}")
-    done
-done
 manifest="$(mktemp)"
-"$moulin" verify --dir "$dir" "${sectors[@]}" -q --manifest "$manifest"
+if [ -n "$all" ]; then
+    # Every table of the directory, one run, its output kept.
+    what="the whole game ($(ls "$dir"/*.mtb | wc -l) tables)"
+    /usr/bin/time -f 'wall %e s, user %U s, sys %S s, peak memory %M KiB' -a -o "$dir/verify.txt" \
+        "$moulin" verify --dir "$dir" -q --manifest "$manifest" | tee "$dir/verify.txt"
+else
+    what="the moving-phase tables up to $max stones a side"
+    "$moulin" solve --dir "$dir" --max-stones "$max" -q
+    sectors=()
+    for a in $(seq 3 "$max"); do
+        for b in $(seq 3 "$max"); do
+            sectors+=(--sector "${a}v${b}")
+        done
+    done
+    "$moulin" verify --dir "$dir" "${sectors[@]}" -q --manifest "$manifest"
+fi
 
 mkdir -p "$(dirname "$out")"
 {
-    echo "# moulin moving-phase tables up to $max stones a side, rules: flying, table format version 1"
+    echo "# moulin: $what, rules: flying, table format version 1"
     echo "# written by scripts/publish-checksums.sh after \`moulin verify\` passed; $(rustc --version)"
     sed -n '1s/$/ sha256/p' "$manifest"
     sed -n '2,$p' "$manifest" | while read -r sector rest; do

@@ -37,9 +37,11 @@ pub struct ReadmeDoctests;
 
 /// Hints the processor to fetch the cache line of `value`: callers that
 /// will read many scattered words ask for them all first, and the misses
-/// overlap.
+/// overlap. (Public for the solver's passes, which share it; not part of
+/// the probing API.)
+#[doc(hidden)]
 #[inline(always)]
-pub(crate) fn prefetch<T>(value: &T) {
+pub fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint: it never faults and changes no
     // memory; the pointer comes from a live reference.

@@ -383,7 +383,7 @@ impl Transpositions {
     }
 
     fn prefetch(&self, key: u64) {
-        crate::solve::memory::prefetch(&self.words[self.bucket(key)]);
+        moulin_probe::prefetch(&self.words[self.bucket(key)]);
     }
 
     fn bounds(&self, key: u64) -> Option<(i8, i8)> {

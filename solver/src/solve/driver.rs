@@ -243,6 +243,10 @@ pub fn working_bytes(sectors: &[Sector]) -> u64 {
         .sum()
 }
 
+/// Bytes a slot counted for the seeds a moving sector's initialisation
+/// finds, before it runs (the most measured, 9v7's, with a margin).
+const SEED_BYTES_PER_SLOT: u64 = 3;
+
 /// Drops kept sectors not in `now`, the one read furthest ahead first
 /// (`soon` before `plan`), until they fit in `budget` beside `working` bytes
 /// of arrays and the codes of `now` (which may not fit alone: the budget is
@@ -399,11 +403,19 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
         // Keep in memory only what this item and the later ones read.
         let later: BTreeSet<Sector> = work[i..].iter().flat_map(Work::needs).collect();
         solved.retain(|s| later.contains(&s));
-        let budget = |solved: &mut Solved, now: &[Sector], working: u64, soon: &[Sector]| {
-            if let Some(budget) = options.memory {
-                evict(solved, now, working, soon, &work[i + 1..], budget);
-            }
-        };
+        // `held` of `working` is allocated already: what the process holds
+        // beyond it and the kept sectors (the index, buffers, the
+        // allocator's slack: about 400 MiB in the full solve) is counted
+        // too, as the system reports it.
+        let budget =
+            |solved: &mut Solved, now: &[Sector], working: u64, soon: &[Sector], held: u64| {
+                if let Some(budget) = options.memory {
+                    let kept: u64 = solved.sectors().into_iter().map(codes_bytes).sum();
+                    let beyond = super::memory::resident_kib()
+                        .map_or(0, |(now, _)| (now << 10).saturating_sub(kept + held));
+                    evict(solved, now, working + beyond, soon, &work[i + 1..], budget);
+                }
+            };
         let item_start = Instant::now();
         let bar = match &bars {
             Some(b) => {
@@ -440,10 +452,12 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 while let Some(sector) = pair.next_to_initialise() {
                     // What the sectors initialised hold, then the slot
                     // words of this one and the seeds it will find: a
-                    // 4-byte slot each, up to 1.8 bytes a slot of the
-                    // sector measured (7v8 at its peak, merges included).
-                    let working =
-                        pair.held_bytes() + working_bytes(&[sector]) + 2 * ix.slots(sector);
+                    // 4-byte slot each, and seeds of up to 3 bytes a slot
+                    // (9v7 holds 2.36 after its sort, 2.56 at its peak
+                    // while they grow; 7v9 0.17: `MOULIN_TRACE=1`).
+                    let working = pair.held_bytes()
+                        + working_bytes(&[sector])
+                        + SEED_BYTES_PER_SLOT * ix.slots(sector);
                     let lower = retro::capture_sector(sector);
                     let now: Vec<Sector> = lower.into_iter().collect();
                     let soon: Vec<Sector> = lowers
@@ -451,22 +465,33 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                         .copied()
                         .filter(|s| !now.contains(s))
                         .collect();
-                    budget(&mut solved, &now, working, &soon);
+                    budget(&mut solved, &now, working, &soon, pair.held_bytes());
                     if let Some(l) = lower {
                         load(&mut solved, &tb, l)?;
                     }
+                    let before = pair.held_bytes();
                     pair.initialise(lower.map_or(&[][..], |l| solved.get(l).expect("loaded")));
+                    let kept: u64 = solved.sectors().into_iter().map(codes_bytes).sum();
+                    let seeds = pair.held_bytes() - before - 4 * ix.slots(sector);
+                    super::memory::trace_resident(
+                        &format!(
+                            "{sector} initialised (seeds {:.2} bytes a slot, counted {SEED_BYTES_PER_SLOT})",
+                            seeds as f64 / ix.slots(sector).max(1) as f64
+                        ),
+                        kept + pair.held_bytes(),
+                    );
                 }
                 // The levels' lists of positions (the frontier being read,
                 // the next one being built: up to 2.4 bytes a slot of the
                 // pair measured on 7v9 + 9v7 under N = 100), then the codes
                 // written, come on top of the slot words and seeds.
-                budget(&mut solved, &[], pair.held_bytes() + 3 * item_slots, &[]);
+                let held = pair.held_bytes();
+                budget(&mut solved, &[], held + 3 * item_slots, &[], held);
                 pair.finish()
             }
             Work::Placement(s) => {
                 let needs = item.needs();
-                budget(&mut solved, &needs, working_bytes(&sectors), &[]);
+                budget(&mut solved, &needs, working_bytes(&sectors), &[], 0);
                 for &need in &needs {
                     load(&mut solved, &tb, need)?;
                 }

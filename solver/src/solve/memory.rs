@@ -50,21 +50,6 @@ fn advise_huge_pages(start: *mut u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: *mut u8, _: usize) {}
 
-/// Hints the processor to fetch the cache line of `value`: its reads are
-/// under way while other work runs.
-#[inline(always)]
-pub fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and changes no
-    // memory; the pointer comes from a live reference anyway.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(value as *const T as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
-
 /// This process's resident memory now and at its peak, in KiB (`VmRSS` and
 /// `VmHWM` of `/proc/self/status`), where the system tells them.
 pub fn resident_kib() -> Option<(u64, u64)> {

@@ -25,10 +25,11 @@
 //! reach zero exactly when every turn has been accounted for, without
 //! indexing any successor during initialisation.
 
-use super::memory::{huge_vec, prefetch};
+use super::memory::huge_vec;
 use super::scheme::{Codes, Conversion, Dtc, Dtw, Scheme};
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS};
 use moulin_probe::index::{Frame, Indexer};
+use moulin_probe::prefetch;
 use moulin_probe::value::HOLE;
 use moulin_probe::{Node, Rules, Sector};
 use rayon::prelude::*;

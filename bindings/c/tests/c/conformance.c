@@ -139,6 +139,20 @@ static void expect(int got, int code, const char *text, const char *what) {
 
 #define THREADS 4
 #define ROUNDS 2000
+/* Positions no call may accept, with a word of the error each must give. */
+static const char *GARBAGE[][2] = {
+    {"", "malformed position"},
+    {"hello", "malformed position"},
+    {"W:a1,z9 B: w 9 9", "unknown point `z9`"},
+    {"W:a1,a1 B:b2,d2,f2 w", "listed twice"},
+    {"W: B: b 9 9", "impossible hand counts"},
+    {"W:a1 B:d1 x", "bad side"},
+    {"W:a1,d1 B:b2,d2,f2 b", "the game ended before"},
+    {"W:a1 B:d1 w 10 10", "bad hand count"},
+    {"\t\n W:a1,d1,g1 B:b2,d2,f2 w w", "malformed position"},
+};
+#define NGARBAGE (sizeof GARBAGE / sizeof GARBAGE[0])
+
 static const char *THREAD_POSITIONS[] = {
     "W:a1,d1,g1 B:b2,d2,f2 w",
     "W:a4,c4,b2,d2,e5 B:b6,d6,f6,e4,g4 w",
@@ -261,19 +275,12 @@ static void hostile_wdl(const char *dir, const moulin_tablebase *tb) {
            "probe_wdl(NULL out)");
     expect(moulin_probe_wdl(wdl, "W:a1,d1,g1 B:b2,d2,\xc3\x28 w", &outcome), MOULIN_ERR_UTF8,
            "not valid UTF-8", "probe_wdl(invalid UTF-8)");
-    static const char *garbage[][2] = {
-        {"", "malformed position"},
-        {"W:a1,z9 B: w 9 9", "unknown point `z9`"},
-        {"W:a1,a1 B:b2,d2,f2 w", "listed twice"},
-        {"W: B: b 9 9", "impossible hand counts"},
-        {"W:a1,d1 B:b2,d2,f2 b", "the game ended before"},
-    };
-    for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
+    for (size_t i = 0; i < NGARBAGE; i++) {
         char what[128];
-        snprintf(what, sizeof what, "probe_wdl(\"%s\")", garbage[i][0]);
-        expect(moulin_probe_wdl(wdl, garbage[i][0], &outcome), MOULIN_ERR_POSITION,
-               garbage[i][1], what);
-        expect(moulin_probe(wdl, garbage[i][0], &r), MOULIN_ERR_POSITION, garbage[i][1], what);
+        snprintf(what, sizeof what, "probe_wdl(\"%s\")", GARBAGE[i][0]);
+        expect(moulin_probe_wdl(wdl, GARBAGE[i][0], &outcome), MOULIN_ERR_POSITION,
+               GARBAGE[i][1], what);
+        expect(moulin_probe(wdl, GARBAGE[i][0], &r), MOULIN_ERR_POSITION, GARBAGE[i][1], what);
     }
     check(outcome == 99, "a failed probe_wdl writes nothing");
     expect(moulin_probe_wdl(wdl, "W:a1,d1,g1,b2,d2,f2 B:a7,d7,g7,b6,d6,f6 w", &outcome),
@@ -333,25 +340,14 @@ static int hostile(const char *dir) {
     expect(moulin_moves(tb, "\xff", moves, MOULIN_MAX_MOVES, &count), MOULIN_ERR_UTF8, "UTF-8",
            "moves(invalid UTF-8)");
 
-    static const char *garbage[][2] = {
-        {"", "malformed position"},
-        {"hello", "malformed position"},
-        {"W:a1,z9 B: w 9 9", "unknown point `z9`"},
-        {"W:a1,a1 B:b2,d2,f2 w", "listed twice"},
-        {"W: B: b 9 9", "impossible hand counts"},
-        {"W:a1 B:d1 x", "bad side"},
-        {"W:a1,d1 B:b2,d2,f2 b", "the game ended before"},
-        {"W:a1 B:d1 w 10 10", "bad hand count"},
-        {"\t\n W:a1,d1,g1 B:b2,d2,f2 w w", "malformed position"},
-    };
-    for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
+    for (size_t i = 0; i < NGARBAGE; i++) {
         char what[128];
-        snprintf(what, sizeof what, "probe(\"%s\")", garbage[i][0]);
-        expect(moulin_probe(tb, garbage[i][0], &r), MOULIN_ERR_POSITION, garbage[i][1], what);
-        expect(moulin_best_moves(tb, garbage[i][0], buf, sizeof buf), MOULIN_ERR_POSITION,
-               garbage[i][1], what);
-        expect(moulin_moves(tb, garbage[i][0], moves, MOULIN_MAX_MOVES, &count),
-               MOULIN_ERR_POSITION, garbage[i][1], what);
+        snprintf(what, sizeof what, "probe(\"%s\")", GARBAGE[i][0]);
+        expect(moulin_probe(tb, GARBAGE[i][0], &r), MOULIN_ERR_POSITION, GARBAGE[i][1], what);
+        expect(moulin_best_moves(tb, GARBAGE[i][0], buf, sizeof buf), MOULIN_ERR_POSITION,
+               GARBAGE[i][1], what);
+        expect(moulin_moves(tb, GARBAGE[i][0], moves, MOULIN_MAX_MOVES, &count),
+               MOULIN_ERR_POSITION, GARBAGE[i][1], what);
     }
     /* Six stones a side: no table in a directory solved up to five. */
     expect(moulin_probe(tb, "W:a1,d1,g1,b2,d2,f2 B:a7,d7,g7,b6,d6,f6 w", &r),
