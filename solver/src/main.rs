@@ -39,6 +39,9 @@ enum Command {
     /// Serve the play-and-analyse page, the tables (with range requests)
     /// and a JSON probe API over HTTP.
     Serve(cmd::serve::Args),
+    /// Write the WDL tables again from the tables, smaller (zstd level 19 in
+    /// 256 KiB blocks by default); resumable.
+    Wdl(cmd::wdl::Args),
     /// Maintenance: rewrite one stored value (for testing the verifier).
     Tamper(cmd::tamper::Args),
 }
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => cmd::stats::run(a),
         Command::Verify(a) => cmd::verify::run(a),
         Command::Serve(a) => cmd::serve::run(a),
+        Command::Wdl(a) => cmd::wdl::run(a),
         Command::Tamper(a) => cmd::tamper::run(a),
     };
     cmd::exit(result)

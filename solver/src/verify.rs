@@ -36,7 +36,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-mod files;
+pub(crate) mod files;
 mod manifest;
 mod rule;
 mod sweep;

@@ -2,11 +2,13 @@
 //! sector (the moving phase up to 4 stones a side and the placement sectors
 //! of the reduced game) holds the outcome of the distance table's code; a
 //! rerun writes the missing or damaged ones again, byte for byte; `wdl:
-//! false` and the no-capture rule write none.
+//! false` and the no-capture rule write none; `moulin wdl` writes them again
+//! smaller, with the same outcomes.
 
 use moulin::solve::{solve_moving, SolveOptions};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Outcome, Rules, Tablebase, Wdl};
+use moulin_tests::{moulin, text};
 use std::path::Path;
 
 fn options(dir: &Path) -> SolveOptions {
@@ -28,14 +30,13 @@ fn wdl_files(dir: &Path) -> Vec<String> {
     names
 }
 
-#[test]
-fn every_slot_holds_the_outcome_of_its_distance() {
-    let dir = tempfile::tempdir().unwrap();
-    solve_moving(&options(dir.path())).unwrap();
-    let dtw = Tablebase::open(dir.path()).unwrap();
-    let wdl = Tablebase::open_wdl(dir.path()).unwrap();
+/// Checks every slot of every WDL table of `dir` against the outcome of its
+/// distance table's code; returns the slots compared, and the moving and
+/// placement sectors seen.
+fn check_every_slot(dir: &Path) -> (u64, u32, u32) {
+    let dtw = Tablebase::open(dir).unwrap();
+    let wdl = Tablebase::open_wdl(dir).unwrap();
     let sectors: Vec<_> = dtw.sectors().map(|(s, _)| s).collect();
-    assert!(sectors.len() >= 15, "{} sectors", sectors.len());
     assert_eq!(wdl.sectors().map(|(s, _)| s).collect::<Vec<_>>(), sectors);
     let (mut compared, mut moving, mut placement) = (0u64, 0, 0);
     for &s in &sectors {
@@ -70,8 +71,121 @@ fn every_slot_holds_the_outcome_of_its_distance() {
             placement += 1;
         }
     }
+    (compared, moving, placement)
+}
+
+#[test]
+fn every_slot_holds_the_outcome_of_its_distance() {
+    let dir = tempfile::tempdir().unwrap();
+    solve_moving(&options(dir.path())).unwrap();
+    let sectors = Tablebase::open(dir.path()).unwrap().sectors().count();
+    assert!(sectors >= 15, "{sectors} sectors");
+    let (compared, moving, placement) = check_every_slot(dir.path());
     assert!(moving > 0 && placement > 0);
     assert!(compared > 1_000_000, "{compared} slots compared");
+}
+
+fn wdl_bytes(dir: &Path) -> u64 {
+    let wdl = Tablebase::open_wdl(dir).unwrap();
+    wdl.sectors().map(|(_, s)| s.bytes).sum()
+}
+
+/// `moulin wdl` writes the WDL tables again at another level and block size:
+/// smaller, with the same outcome in every slot; a rerun of it or of the
+/// solve keeps them; a damaged one is written again.
+#[test]
+fn moulin_wdl_rewrites_them_smaller_with_the_same_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    solve_moving(&options(dir.path())).unwrap();
+    let before = wdl_bytes(dir.path());
+    let run = || {
+        let out = moulin()
+            .args(["wdl", "-q", "--level", "19", "--block-kib", "64", "--dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let first = run();
+    assert!(
+        first.starts_with(&format!(
+            "{} WDL tables written, 0 already",
+            wdl_files(dir.path()).len()
+        )),
+        "{first}"
+    );
+    let after = wdl_bytes(dir.path());
+    assert!(after < before, "{after} bytes after, {before} before");
+    let wdl = Tablebase::open_wdl(dir.path()).unwrap();
+    for (s, w) in wdl.sectors() {
+        assert_eq!(w.level, 19, "{s}");
+        assert_eq!(w.block_slots, 4 * 64 * 1024, "{s}");
+    }
+    drop(wdl);
+    let (compared, _, _) = check_every_slot(dir.path());
+    assert!(compared > 1_000_000, "{compared} slots compared");
+    let names = wdl_files(dir.path());
+    let read = |n: &str| std::fs::read(dir.path().join(n)).unwrap();
+    let rewritten: Vec<Vec<u8>> = names.iter().map(|n| read(n)).collect();
+    assert!(run().starts_with("0 WDL tables written"));
+    solve_moving(&options(dir.path())).unwrap();
+    assert!(rewritten == names.iter().map(|n| read(n)).collect::<Vec<_>>());
+    let mut damaged = rewritten[0].clone();
+    let at = damaged.len() - 20;
+    damaged[at] ^= 0x40;
+    std::fs::write(dir.path().join(&names[0]), &damaged).unwrap();
+    assert!(run().starts_with("1 WDL tables written"));
+    assert!(rewritten == names.iter().map(|n| read(n)).collect::<Vec<_>>());
+}
+
+#[test]
+fn moulin_wdl_refuses_rule_tables_and_unknown_sectors() {
+    let ruled = tempfile::tempdir().unwrap();
+    solve_moving(&SolveOptions {
+        placement: false,
+        max_stones: 3,
+        rules: Rules {
+            no_capture_limit: Some(10),
+            ..Rules::default()
+        },
+        ..options(ruled.path())
+    })
+    .unwrap();
+    let out = moulin()
+        .args(["wdl", "-q", "--dir"])
+        .arg(ruled.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("no-capture limit of 10"),
+        "{}",
+        text(&out)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    solve_moving(&SolveOptions {
+        placement: false,
+        max_stones: 3,
+        ..options(dir.path())
+    })
+    .unwrap();
+    for (args, says) in [
+        (&["--sector", "9v9"][..], "no table of sector 9v9"),
+        (&["--sector", "nine"][..], "invalid sector `nine`"),
+        (&["--block-kib", "4"][..], "--block-kib"),
+        (&["--level", "0"][..], "--level"),
+    ] {
+        let out = moulin()
+            .args(["wdl", "-q"])
+            .args(args)
+            .arg("--dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(says), "{args:?}: {}", text(&out));
+    }
 }
 
 #[test]

@@ -11,6 +11,7 @@ pub mod solve;
 pub mod stats;
 pub mod tamper;
 pub mod verify;
+pub mod wdl;
 
 use std::process::ExitCode;
 

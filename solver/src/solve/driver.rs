@@ -217,7 +217,7 @@ pub fn lock_directory(dir: &std::path::Path) -> anyhow::Result<DirectoryLock> {
         for item in items.flatten() {
             let name = item.file_name();
             let name = name.to_string_lossy();
-            if name.contains(".mtb.") && name.ends_with(".tmp") {
+            if (name.contains(".mtb.") || name.contains(".mtw.")) && name.ends_with(".tmp") {
                 let _ = std::fs::remove_file(item.path());
             }
         }

@@ -1,0 +1,162 @@
+//! `moulin wdl`: write the WDL tables of a directory again from its tables,
+//! at a higher zstd level and in larger blocks than a solve takes the time
+//! for (a solve writes them at its own level 6, on its critical path).
+//! Each file is replaced atomically and read back against its table; a file
+//! already written with the asked settings is skipped, so an interrupted run
+//! resumes.
+
+use super::InputError;
+use crate::solve::driver::lock_directory;
+use crate::verify::files::{check_wdl, Loaded};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use moulin_probe::index::Indexer;
+use moulin_probe::table::{wdl_table_path, write_wdl_table_with, Encoding, Table, WriteOptions};
+use moulin_probe::{Sector, Tablebase};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// zstd level of `moulin wdl` by default.
+pub const DEFAULT_LEVEL: i32 = 19;
+/// Decompressed KiB of a block of `moulin wdl` by default (a million slots).
+pub const DEFAULT_BLOCK_KIB: u32 = 256;
+
+/// Arguments of `moulin wdl`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Directory of the tables (and of their WDL tables).
+    #[arg(long, default_value = "data/tables")]
+    pub dir: PathBuf,
+    /// zstd level (1..=22).
+    #[arg(long, default_value_t = DEFAULT_LEVEL, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub level: i32,
+    /// Decompressed KiB of a block (8..=1024): larger blocks compress
+    /// better, and a probe that misses the cache decodes a whole block.
+    #[arg(long, default_value_t = DEFAULT_BLOCK_KIB, value_parser = clap::value_parser!(u32).range(8..=1024))]
+    pub block_kib: u32,
+    /// Only these sectors (default: every table of the directory).
+    #[arg(long = "sector", value_name = "SECTOR")]
+    pub sectors: Vec<String>,
+    /// Threads compressing (default: the number of cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Runs `moulin wdl`.
+pub fn run(args: &Args) -> super::Outcome {
+    let tb = Tablebase::open(&args.dir)
+        .with_context(|| format!("opening the tables in {}", args.dir.display()))?;
+    super::no_rule_tables(&tb, "wdl")?;
+    let mut sectors: Vec<Sector> = tb.sectors().map(|(s, _)| s).collect();
+    if !args.sectors.is_empty() {
+        let mut chosen = Vec::new();
+        for name in &args.sectors {
+            let s: Sector = name
+                .parse()
+                .map_err(|e| InputError(format!("invalid sector `{name}`: {e}")))?;
+            if !sectors.contains(&s) {
+                return Err(InputError(format!(
+                    "no table of sector {s} in {}",
+                    args.dir.display()
+                ))
+                .into());
+            }
+            chosen.push(s);
+        }
+        sectors = chosen;
+    }
+    if sectors.is_empty() {
+        return Err(InputError(format!("no tables in {}", args.dir.display())).into());
+    }
+    let _lock = lock_directory(&args.dir)?;
+    let ix = Indexer::get();
+    let options = WriteOptions {
+        level: args.level,
+        block_bytes: args.block_kib << 10,
+        encoding: None,
+        threads: args.threads.unwrap_or(0),
+    };
+    let block_slots = Encoding::Wdl.slots_in((args.block_kib as u64) << 10);
+    let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
+    let bar = ProgressBar::with_draw_target(
+        Some(total),
+        match args.quiet {
+            true => ProgressDrawTarget::hidden(),
+            false => ProgressDrawTarget::stderr(),
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{elapsed_precise}] [{bar:40}] {percent:>3}% eta {eta_precise} {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let (mut before, mut after, mut written, mut kept) = (0u64, 0u64, 0usize, 0usize);
+    for &sector in &sectors {
+        bar.set_message(sector.name());
+        let path = wdl_table_path(&args.dir, sector);
+        let summary = *tb.summary(sector)?;
+        // The WDL table as it is, if it is intact and of these tables.
+        let old = Table::open(&path).ok().filter(|t| {
+            let w = t.summary();
+            w.wdl
+                && (w.rules, w.classes, w.positions)
+                    == (summary.rules, summary.classes, summary.positions)
+                && t.check_checksum().is_ok()
+        });
+        let old_bytes = old.as_ref().map_or(0, |t| t.summary().bytes);
+        let done = old.as_ref().is_some_and(|t| {
+            let w = t.summary();
+            w.level == args.level && w.block_slots as u64 == block_slots
+        });
+        drop(old);
+        if done {
+            before += old_bytes;
+            after += old_bytes;
+            kept += 1;
+            bar.inc(ix.slots(sector));
+            continue;
+        }
+        let clock = Instant::now();
+        let values = tb
+            .sector_values(sector)
+            .with_context(|| format!("reading the table of {sector}"))?;
+        let new = write_wdl_table_with(&args.dir, sector, summary.rules, &values, &options)
+            .with_context(|| format!("writing {}", path.display()))?;
+        // Read back: every slot of the new file against the table.
+        let own = Loaded { summary, values };
+        match check_wdl(&path, &own) {
+            Ok(true) => {}
+            Ok(false) => anyhow::bail!("{} vanished after it was written", path.display()),
+            Err(e) => anyhow::bail!("the new WDL table does not read back: {e}"),
+        }
+        drop(own);
+        before += old_bytes;
+        after += new.bytes;
+        written += 1;
+        bar.inc(ix.slots(sector));
+        bar.println(format!(
+            "{sector}: {} -> {} bytes in {:.1} s",
+            match old_bytes {
+                0 => "none".to_string(),
+                n => n.to_string(),
+            },
+            new.bytes,
+            clock.elapsed().as_secs_f64()
+        ));
+    }
+    bar.finish_and_clear();
+    println!(
+        "{written} WDL tables written, {kept} already at level {} in {} KiB blocks; \
+         {before} -> {after} bytes; {:.1} s",
+        args.level,
+        args.block_kib,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(true)
+}
