@@ -40,7 +40,7 @@ pub struct Args {
     /// Threads compressing (default: the number of cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// No progress bar.
+    /// No progress bar and no line per sector, only the summary.
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -140,15 +140,18 @@ pub fn run(args: &Args) -> super::Outcome {
         after += new.bytes;
         written += 1;
         bar.inc(ix.slots(sector));
-        bar.println(format!(
-            "{sector}: {} -> {} bytes in {:.1} s",
-            match old_bytes {
-                0 => "none".to_string(),
-                n => n.to_string(),
-            },
-            new.bytes,
-            clock.elapsed().as_secs_f64()
-        ));
+        if !args.quiet {
+            let line = format!(
+                "{sector}: {} -> {} bytes in {:.1} s",
+                match old_bytes {
+                    0 => "none".to_string(),
+                    n => n.to_string(),
+                },
+                new.bytes,
+                clock.elapsed().as_secs_f64()
+            );
+            bar.suspend(|| println!("{line}"));
+        }
     }
     bar.finish_and_clear();
     println!(
