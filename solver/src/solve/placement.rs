@@ -120,16 +120,22 @@ fn solve_placement_as<S: Codes>(
     let orbits = ix.orbits(sector.opp_board as usize);
     let per_orbit = n.checked_div(orbits).unwrap_or(0);
     let done = AtomicU64::new(0);
-    (0..orbits)
-        .into_par_iter()
-        .map_init(Block::default, |block, orbit| {
-            let out = block.solve(sector, orbit, &next);
+    // Each orbit block's codes go straight to their place: a collect would
+    // hold blocks beside the result before it joins them (about 290 MiB
+    // beyond the 2 bytes a slot on 8v8h1v0, over the memory budget).
+    let mut codes = vec![0u16; n as usize];
+    if per_orbit == 0 {
+        return codes;
+    }
+    codes
+        .par_chunks_mut(per_orbit as usize)
+        .enumerate()
+        .for_each_init(Block::default, |block, (orbit, out)| {
+            out.copy_from_slice(&block.solve(sector, orbit as u64, &next));
             let now = done.fetch_add(per_orbit, Relaxed) + per_orbit;
             progress.initialised(now, n);
-            out
-        })
-        .flat_map_iter(|codes| codes)
-        .collect()
+        });
+    codes
 }
 
 /// Work space of one orbit block, reused from block to block. Entries are
