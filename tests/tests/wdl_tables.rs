@@ -20,6 +20,22 @@ fn options(dir: &Path) -> SolveOptions {
     }
 }
 
+/// The moving phase up to 3 stones a side under a no-capture limit of 10.
+fn solved_under_the_rule() -> tempfile::TempDir {
+    let ruled = tempfile::tempdir().unwrap();
+    solve_moving(&SolveOptions {
+        placement: false,
+        max_stones: 3,
+        rules: Rules {
+            no_capture_limit: Some(10),
+            ..Rules::default()
+        },
+        ..options(ruled.path())
+    })
+    .unwrap();
+    ruled
+}
+
 fn wdl_files(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -141,17 +157,7 @@ fn moulin_wdl_rewrites_them_smaller_with_the_same_outcomes() {
 
 #[test]
 fn moulin_wdl_refuses_rule_tables_and_unknown_sectors() {
-    let ruled = tempfile::tempdir().unwrap();
-    solve_moving(&SolveOptions {
-        placement: false,
-        max_stones: 3,
-        rules: Rules {
-            no_capture_limit: Some(10),
-            ..Rules::default()
-        },
-        ..options(ruled.path())
-    })
-    .unwrap();
+    let ruled = solved_under_the_rule();
     let out = moulin()
         .args(["wdl", "-q", "--dir"])
         .arg(ruled.path())
@@ -225,17 +231,7 @@ fn no_wdl_tables_when_not_asked_or_under_the_rule() {
     })
     .unwrap();
     assert!(wdl_files(dir.path()).is_empty());
-    let ruled = tempfile::tempdir().unwrap();
-    solve_moving(&SolveOptions {
-        placement: false,
-        max_stones: 3,
-        rules: Rules {
-            no_capture_limit: Some(10),
-            ..Rules::default()
-        },
-        ..options(ruled.path())
-    })
-    .unwrap();
+    let ruled = solved_under_the_rule();
     assert!(wdl_files(ruled.path()).is_empty());
     assert!(Tablebase::open_wdl(ruled.path())
         .unwrap()
