@@ -29,12 +29,12 @@ fn main() {
     let slots = Indexer::get().slots(sector);
     println!(
         "{sector}: {slots} slots ({} MiB of codes) in {:.1} s; resident {} MiB before, {} after, peak {} (+{} MiB beyond the codes)",
-        2 * slots >> 20,
+        (2 * slots) >> 20,
         clock.elapsed().as_secs_f64(),
         before >> 10,
         after >> 10,
         peak >> 10,
-        (peak.saturating_sub(before) >> 10).saturating_sub(2 * slots >> 20),
+        (peak.saturating_sub(before) >> 10).saturating_sub((2 * slots) >> 20),
     );
     // Then writing its table and WDL table (into a temporary directory).
     let out = tempfile::tempdir().expect("a temporary directory");
