@@ -6,12 +6,12 @@
 //! resumes.
 
 use super::InputError;
-use crate::solve::driver::lock_directory;
+use crate::solve::driver::{intact_wdl_table, lock_directory};
 use crate::verify::files::{check_wdl, Loaded};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::Indexer;
-use moulin_probe::table::{wdl_table_path, write_wdl_table_with, Encoding, Table, WriteOptions};
+use moulin_probe::table::{wdl_table_path, write_wdl_table_with, Encoding, WriteOptions};
 use moulin_probe::{Sector, Tablebase};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -101,22 +101,15 @@ pub fn run(args: &Args) -> super::Outcome {
         bar.set_message(sector.name());
         let path = wdl_table_path(&args.dir, sector);
         let summary = *tb.summary(sector)?;
-        // The WDL table as it is, if it is intact and of these tables.
-        let old = Table::open(&path).ok().filter(|t| {
-            let w = t.summary();
-            w.wdl
-                && (w.rules, w.classes, w.positions)
-                    == (summary.rules, summary.classes, summary.positions)
-                && t.check_checksum().is_ok()
-        });
+        let old = intact_wdl_table(&args.dir, &summary);
         let old_bytes = old.as_ref().map_or(0, |t| t.summary().bytes);
         let done = old.as_ref().is_some_and(|t| {
             let w = t.summary();
             w.level == args.level && w.block_slots as u64 == block_slots
         });
         drop(old);
+        before += old_bytes;
         if done {
-            before += old_bytes;
             after += old_bytes;
             kept += 1;
             bar.inc(ix.slots(sector));
@@ -136,7 +129,6 @@ pub fn run(args: &Args) -> super::Outcome {
             Err(e) => anyhow::bail!("the new WDL table does not read back: {e}"),
         }
         drop(own);
-        before += old_bytes;
         after += new.bytes;
         written += 1;
         bar.inc(ix.slots(sector));

@@ -9,8 +9,8 @@ use anyhow::{bail, Context};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::Indexer;
 use moulin_probe::table::{
-    wdl_table_path, write_table_with, write_wdl_table_with, DirectoryLock, Table, TableSummary,
-    WriteOptions,
+    wdl_table_path, write_table_with, write_wdl_table_with, DirectoryLock, PositionalFile, Table,
+    TableSummary, WriteOptions,
 };
 use moulin_probe::{Rules, Sector, Tablebase};
 use std::collections::BTreeSet;
@@ -247,6 +247,14 @@ pub fn working_bytes(sectors: &[Sector]) -> u64 {
 /// finds, before it runs (the most measured, 9v7's, with a margin).
 const SEED_BYTES_PER_SLOT: u64 = 3;
 
+/// Bytes of the budget kept free for what grows after the last count (the
+/// allocator's slack, the writer's buffers): the full solve's placement
+/// phase rose up to 62 MiB above what was counted. An eighth of a small
+/// budget.
+fn reserve(budget: u64) -> u64 {
+    (64 << 20).min(budget / 8)
+}
+
 /// Drops kept sectors not in `now`, the one read furthest ahead first
 /// (`soon` before `plan`), until they fit in `budget` beside `working` bytes
 /// of arrays and the codes of `now` (which may not fit alone: the budget is
@@ -305,18 +313,23 @@ fn writes_wdl(options: &SolveOptions) -> bool {
 /// Whether a finished table (`summary`) lacks an intact WDL table of the
 /// same rules and counts beside it.
 fn wants_wdl(options: &SolveOptions, summary: &TableSummary) -> bool {
-    if !writes_wdl(options) {
-        return false;
-    }
-    let path = wdl_table_path(&options.dir, summary.sector);
-    let intact = Table::open(&path).is_ok_and(|t| {
+    writes_wdl(options) && intact_wdl_table(&options.dir, summary).is_none()
+}
+
+/// The WDL table in `dir` beside the finished table `summary`, if it is
+/// intact (its checksum holds) and of the same rules and counts.
+pub fn intact_wdl_table(
+    dir: &std::path::Path,
+    summary: &TableSummary,
+) -> Option<Table<PositionalFile>> {
+    let path = wdl_table_path(dir, summary.sector);
+    Table::open(&path).ok().filter(|t| {
         let w = t.summary();
         w.wdl
             && (w.rules, w.classes, w.positions)
                 == (summary.rules, summary.classes, summary.positions)
             && t.check_checksum().is_ok()
-    });
-    !intact
+    })
 }
 
 /// Writes the WDL table of `sector` from the codes of its table.
@@ -413,7 +426,8 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                     let kept: u64 = solved.sectors().into_iter().map(codes_bytes).sum();
                     let beyond = super::memory::resident_kib()
                         .map_or(0, |(now, _)| (now << 10).saturating_sub(kept + held));
-                    evict(solved, now, working + beyond, soon, &work[i + 1..], budget);
+                    let room = budget - reserve(budget);
+                    evict(solved, now, working + beyond, soon, &work[i + 1..], room);
                 }
             };
         let item_start = Instant::now();
