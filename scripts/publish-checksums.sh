@@ -12,6 +12,8 @@
 #                                             # every table of DIR (the whole game,
 #                                             # solved before): data/checksums/game-9.txt,
 #                                             # the verifier's output in DIR/verify.txt
+#   scripts/publish-checksums.sh --all --dir data/tables-n50 --out data/checksums/game-9-n50.txt
+#                                             # the same for rule tables (issue 12), elsewhere
 #
 # Check downloaded tables against it with:
 #   awk '!/^#/ {print $12 "  " $1 ".mtb"}' data/checksums/moving-5.txt | (cd DIR && sha256sum -c)
@@ -24,11 +26,13 @@ out="$root/data/checksums/moving-5.txt"
 max=5
 dir=""
 all=""
+out_set=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --dir) dir="$2"; shift 2 ;;
-        --all) all=1; out="$root/data/checksums/game-9.txt"; shift ;;
-        *) echo "usage: $0 [--all] [--dir DIR]" >&2; exit 2 ;;
+        --all) all=1; [ -n "$out_set" ] || out="$root/data/checksums/game-9.txt"; shift ;;
+        --out) out="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; out_set=1; shift 2 ;;
+        *) echo "usage: $0 [--all] [--dir DIR] [--out FILE]" >&2; exit 2 ;;
     esac
 done
 if [ -n "$all" ] && [ -z "$dir" ]; then
@@ -64,7 +68,9 @@ fi
 
 mkdir -p "$(dirname "$out")"
 {
-    echo "# moulin: $what, rules: flying, table format version 1"
+    # The rules as the tables' own header states them (`moulin stats`).
+    rules="$("$moulin" stats --dir "$dir" | sed -n 's/.*(rules: \(.*\)).*/\1/p' | head -n 1)"
+    echo "# moulin: $what, rules: ${rules:-flying}, table format version 1"
     echo "# written by scripts/publish-checksums.sh after \`moulin verify\` passed; $(rustc --version)"
     sed -n '1s/$/ sha256/p' "$manifest"
     sed -n '2,$p' "$manifest" | while read -r sector rest; do
