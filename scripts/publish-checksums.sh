@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --dir) dir="$2"; shift 2 ;;
         --all) all=1; [ -n "$out_set" ] || out="$root/data/checksums/game-9.txt"; shift ;;
-        --out) out="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; out_set=1; shift 2 ;;
+        --out) case "$2" in /*) out="$2" ;; *) out="$PWD/$2" ;; esac; out_set=1; shift 2 ;;
         *) echo "usage: $0 [--all] [--dir DIR] [--out FILE]" >&2; exit 2 ;;
     esac
 done
