@@ -51,10 +51,12 @@ moulin="$root/target/release/moulin"
 manifest="$(mktemp)"
 if [ -n "$all" ]; then
     # Every table of the directory, one run, its output kept.
-    # 354 tables are the whole game (49 moving-phase sectors, 305 with stones
-    # in hand); a directory with fewer is named for what it is.
+    # The whole game is every sector `moulin sectors --placement` lists; a
+    # directory holding fewer is named for what it is.
     tables=$(ls "$dir"/*.mtb | wc -l)
-    if [ "$tables" -eq 354 ]; then
+    game="$("$moulin" sectors --placement | awk 'NR > 1 && $1 != "total" {print $1}' | sort)"
+    held="$(cd "$dir" && ls -- *.mtb | sed 's/\.mtb$//' | sort)"
+    if [ "$held" = "$game" ]; then
         what="the whole game ($tables tables)"
     else
         what="$tables tables of $(basename "$dir"), not the whole game"
