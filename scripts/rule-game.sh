@@ -12,7 +12,9 @@
 # Writes data/checksums/game-9-nN.txt (per table: length, CRC32, counts,
 # longest distances, SHA-256) and game-9-nN.sha256, data/stats/game-9-nN.txt
 # (`moulin stats`), data/verify-game-nN.txt (the verifier's output) and
-# data/probe-start-nN.txt.
+# data/probe-start-nN.txt, and data/stats/game-9-nN-vs-dtw.txt (cursed wins
+# and blessed losses per phase, and the check that the rule only turns wins
+# and losses of the DTW tables, data/stats/game-9.txt, into draws).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:?usage: $0 N [DIR]}
@@ -26,6 +28,8 @@ cp "$dir/verify.txt" "data/verify-game-n$n.txt"
 bin=target/release/moulin
 awk '!/^#/ {print $12 "  " $1 ".mtb"}' "data/checksums/game-9-n$n.txt" > "data/checksums/game-9-n$n.sha256"
 "$bin" stats --dir "$dir" > "data/stats/game-9-n$n.txt"
+python3 scripts/rule-vs-dtw.py "data/stats/game-9-n$n.txt" data/stats/game-9.txt > "data/stats/game-9-n$n-vs-dtw.txt"
 "$bin" probe --dir "$dir" "W: B: w 9 9" > "data/probe-start-n$n.txt"
 tail -n 3 "data/verify-game-n$n.txt"
+cat "data/stats/game-9-n$n-vs-dtw.txt"
 cat "data/probe-start-n$n.txt"
