@@ -20,9 +20,9 @@ def rows(path):
     with open(path) as f:
         for line in f:
             fields = line.split()
-            if not fields or fields[0] in ("sector", "total", "tables") or line.startswith("#"):
-                continue
-            if fields[0][0].isdigit() and "v" in fields[0]:
+            # Sector names start with a digit ("3v3", "0v0h9v9"); headings,
+            # comments and the total do not.
+            if fields and fields[0][0].isdigit() and "v" in fields[0]:
                 out[fields[0]] = fields
     return out
 
