@@ -13,7 +13,7 @@
 #                                             # solved before): data/checksums/game-9.txt,
 #                                             # the verifier's output in DIR/verify.txt
 #   scripts/publish-checksums.sh --all --dir data/tables-n50 --out data/checksums/game-9-n50.txt
-#                                             # the same for rule tables (issue 12), elsewhere
+#                                             # the same for rule tables, elsewhere
 #
 # Check downloaded tables against it with:
 #   awk '!/^#/ {print $12 "  " $1 ".mtb"}' data/checksums/moving-5.txt | (cd DIR && sha256sum -c)

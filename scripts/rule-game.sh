@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole game under the no-capture rule (issue 12) in one command: solves
+# The whole game under the no-capture rule in one command: solves
 # it with `--no-capture-limit N` (scripts/full-solve.sh, resumable), then
 # verifies every table (`moulin verify` through scripts/publish-checksums.sh,
 # which writes the checksums only if it passed), and records the statistics

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The no-capture rule against the distance-to-win tables (issue 12): solves
+# The no-capture rule against the distance-to-win tables: solves
 # the moving phase up to M stones a side (default 6) once without the rule
 # and once per limit (default 50 100 4096; 4096 exceeds every DTC of the
 # game, so it leaves no cursed value), from scratch, and prints in Markdown:

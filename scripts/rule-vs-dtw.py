@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares the statistics of rule tables (issue 12) with the DTW tables'.
+"""Compares the statistics of rule tables with the DTW tables'.
 
     scripts/rule-vs-dtw.py data/stats/game-9-n100.txt data/stats/game-9.txt
 
