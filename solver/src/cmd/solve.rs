@@ -127,7 +127,7 @@ fn print_resources(dir: &std::path::Path) {
             _ => {}
         }
     }
-    if let Some((user, sys, peak_kib)) = usage() {
+    if let Some((user, sys, peak_kib)) = crate::solve::record::cpu_usage() {
         println!(
             "cpu: user {user:.1} s, sys {sys:.1} s; peak memory {:.1} MiB ({peak_kib} KiB)",
             peak_kib as f64 / 1024.0
@@ -140,29 +140,6 @@ fn print_resources(dir: &std::path::Path) {
     if wdl_tables > 0 {
         println!("wdl: {wdl_bytes} bytes in {wdl_tables} WDL tables");
     }
-}
-
-/// User and system CPU seconds and peak resident memory (KiB) of this process.
-#[cfg(target_os = "linux")]
-fn usage() -> Option<(f64, f64, u64)> {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF is valid.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
-        return None;
-    }
-    // SAFETY: initialised by the successful call above.
-    let usage = unsafe { usage.assume_init() };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    Some((
-        secs(usage.ru_utime),
-        secs(usage.ru_stime),
-        usage.ru_maxrss as u64,
-    ))
-}
-
-#[cfg(not(target_os = "linux"))]
-fn usage() -> Option<(f64, f64, u64)> {
-    None
 }
 
 fn print_report(report: &SolveReport) {

@@ -3,6 +3,7 @@
 //! next starts, so an interrupted run loses only the pair in progress.
 
 use super::memory::huge_vec;
+use super::record::{RunRecord, StageClock};
 use super::retro::{self, LowerSectors, Progress};
 use super::Solved;
 use anyhow::{bail, Context};
@@ -377,6 +378,7 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
         ..WriteOptions::default()
     };
 
+    let mut record = RunRecord::open(&options.dir, rayon::current_num_threads(), options.memory);
     let mut report = SolveReport::default();
     let mut solved = Solved::default();
     let mut done_slots = 0u64;
@@ -431,6 +433,7 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 }
             };
         let item_start = Instant::now();
+        let mut clock = StageClock::start();
         let bar = match &bars {
             Some(b) => {
                 let bar = b.multi.add(ProgressBar::new(item_slots));
@@ -459,6 +462,7 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 // initialised from the sector its captures lead into, and the
                 // levels read none.
                 let mut pair = retro::PairSolve::new(&options.rules, a, b, &progress);
+                clock.lap("allocate");
                 let lowers: Vec<Sector> = sectors
                     .iter()
                     .filter_map(|&s| retro::capture_sector(s))
@@ -483,8 +487,10 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                     if let Some(l) = lower {
                         load(&mut solved, &tb, l)?;
                     }
+                    clock.lap("read");
                     let before = pair.held_bytes();
                     pair.initialise(lower.map_or(&[][..], |l| solved.get(l).expect("loaded")));
+                    clock.lap("initialise");
                     let kept: u64 = solved.sectors().into_iter().map(codes_bytes).sum();
                     let seeds = pair.held_bytes() - before - 4 * ix.slots(sector);
                     super::memory::trace_resident(
@@ -501,7 +507,9 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 // written, come on top of the slot words and seeds.
                 let held = pair.held_bytes();
                 budget(&mut solved, &[], held + 3 * item_slots, &[], held);
-                pair.finish()
+                let results = pair.finish();
+                clock.lap("levels");
+                results
             }
             Work::Placement(s) => {
                 let needs = item.needs();
@@ -509,15 +517,15 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 for &need in &needs {
                     load(&mut solved, &tb, need)?;
                 }
-                vec![(
+                clock.lap("read");
+                let values = super::placement::solve_placement(
+                    &options.rules,
                     s,
-                    super::placement::solve_placement(
-                        &options.rules,
-                        s,
-                        &solved as &dyn LowerSectors,
-                        &progress,
-                    ),
-                )]
+                    &solved as &dyn LowerSectors,
+                    &progress,
+                );
+                clock.lap("solve");
+                vec![(s, values)]
             }
         };
         let name = sectors
@@ -532,6 +540,7 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
         );
         bar.set_message("writing");
         let time = item_start.elapsed();
+        let mut bytes = 0;
         for (sector, values) in results {
             let summary =
                 write_table_with(&options.dir, sector, options.rules, &values, &write_options)
@@ -541,9 +550,14 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                             options.dir.display()
                         )
                     })?;
+            bytes += summary.bytes;
+            clock.lap("write");
             // A sector solved now gets its WDL table anew, whatever was there.
             if writes_wdl(options) {
                 write_wdl(options, sector, &values, &write_options)?;
+                bytes +=
+                    std::fs::metadata(wdl_table_path(&options.dir, sector)).map_or(0, |m| m.len());
+                clock.lap("wdl");
             }
             report.sectors.push(SectorReport {
                 summary,
@@ -553,6 +567,8 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
             solved.insert(sector, values);
         }
         super::memory::trace_resident(&format!("{name} written"), kept(&solved));
+        let names: Vec<String> = sectors.iter().map(|s| s.name()).collect();
+        record.write(&clock.line(&name, &names, item_slots, bytes));
         bar.finish_and_clear();
         done_slots += item_slots;
         if let Some(b) = &bars {

@@ -4,6 +4,7 @@
 pub mod driver;
 pub mod memory;
 pub mod placement;
+pub mod record;
 pub mod retro;
 pub mod scheme;
 
