@@ -42,6 +42,9 @@ enum Command {
     /// Write the WDL tables again from the tables, smaller (zstd level 19 in
     /// 256 KiB blocks by default); resumable.
     Wdl(cmd::wdl::Args),
+    /// Download a table set from an HTTP(S) host (such as `moulin serve`),
+    /// checking every file's SHA-256; resumable.
+    Fetch(cmd::fetch::Args),
     /// Maintenance: rewrite one stored value (for testing the verifier).
     Tamper(cmd::tamper::Args),
 }
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Wdl(a) => cmd::wdl::run(a),
+        Command::Fetch(a) => cmd::fetch::run(a),
         Command::Tamper(a) => cmd::tamper::run(a),
     };
     cmd::exit(result)

@@ -1,5 +1,6 @@
 //! The subcommands of `moulin`, one file each.
 
+pub mod fetch;
 pub mod moves;
 pub mod perft;
 pub mod probe;
