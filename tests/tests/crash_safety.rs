@@ -50,10 +50,12 @@ fn tables(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// Files other than tables and the run record (`solve-record.jsonl`).
 fn leftovers(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with(moulin::solve::record::RECORD_FILE))
         .filter(|p| p.extension().is_some_and(|e| e != "mtb" && e != "mtw"))
         .collect()
 }

@@ -2,9 +2,11 @@
 //! per item it solves (a moving-phase pair or a placement sector) to
 //! `solve-record.jsonl`, after the item's tables are written: its sectors
 //! and slots, the wall and CPU seconds of each stage, the resident memory
-//! after it and at the peak so far, and the bytes written. Each run starts
-//! with a `run` line (time, command, threads, budget). Two records are
-//! compared sector by sector with `scripts/compare-records.py`.
+//! after it and at the peak so far, and the bytes written. Each run that
+//! solves anything starts with a `run` line (time, command, threads,
+//! budget); a run that finds every table on disk, or stops before its
+//! first item is written, leaves the record as it was. Two records are
+//! compared item by item with `scripts/compare-records.py`.
 //!
 //! The record is a log, not a table: a failure to write it is reported on
 //! standard error and the solve goes on.
@@ -12,7 +14,7 @@
 use serde_json::{json, Value};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// Name of the record in the table directory.
@@ -120,32 +122,21 @@ fn round(seconds: f64) -> f64 {
 
 /// The record file of a run, appended to line by line.
 pub struct RunRecord {
+    path: PathBuf,
+    /// The run's line until the first item's: the file is opened then.
+    run: Option<Value>,
     file: Option<File>,
 }
 
 impl RunRecord {
-    /// Opens (or creates) the record in `dir` and writes the run's first
-    /// line. A record that cannot be opened is reported and skipped.
+    /// The record in `dir` of a run with these settings. Nothing is
+    /// written before the first item.
     pub fn open(dir: &Path, threads: usize, memory: Option<u64>) -> RunRecord {
-        let path = dir.join(RECORD_FILE);
-        let file = OpenOptions::new().create(true).append(true).open(&path);
-        let mut record = RunRecord {
-            file: match file {
-                Ok(f) => Some(f),
-                Err(e) => {
-                    eprintln!(
-                        "warning: no run record: cannot open {}: {e}",
-                        path.display()
-                    );
-                    None
-                }
-            },
-        };
         let started = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let command: Vec<String> = std::env::args().collect();
-        record.write(&json!({
+        let run = json!({
             "type": "run",
             "started_unix": started,
             "version": env!("CARGO_PKG_VERSION"),
@@ -153,12 +144,32 @@ impl RunRecord {
             "command": command.join(" "),
             "threads": threads,
             "memory_budget": memory,
-        }));
-        record
+        });
+        RunRecord {
+            path: dir.join(RECORD_FILE),
+            run: Some(run),
+            file: None,
+        }
     }
 
-    /// Appends one line (one `write` call, so lines never interleave).
+    /// Appends one line (one `write` call, so lines never interleave),
+    /// after the run's line if it is the first. A record that cannot be
+    /// opened or written is reported once and given up.
     pub fn write(&mut self, line: &Value) {
+        if let Some(run) = self.run.take() {
+            match OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&self.path)
+            {
+                Ok(file) => self.file = Some(file),
+                Err(e) => eprintln!(
+                    "warning: no run record: cannot open {}: {e}",
+                    self.path.display()
+                ),
+            }
+            self.write(&run);
+        }
         if let Some(file) = &mut self.file {
             let mut text = line.to_string();
             text.push('\n');
@@ -195,6 +206,10 @@ mod tests {
     fn a_record_is_one_json_value_a_line() {
         let dir = tempfile::tempdir().unwrap();
         let mut record = RunRecord::open(dir.path(), 2, Some(1 << 30));
+        assert!(
+            !dir.path().join(RECORD_FILE).exists(),
+            "written before an item"
+        );
         record.write(&StageClock::start().line("3v4+4v3", &[], 7, 0));
         let text = std::fs::read_to_string(dir.path().join(RECORD_FILE)).unwrap();
         let lines: Vec<Value> = text
