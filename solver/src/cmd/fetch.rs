@@ -237,27 +237,27 @@ fn report(
     let received = progress.received.load(Ordering::Relaxed);
     let secs = time.as_secs_f64();
     println!(
-        "fetched {} files ({received} bytes received in {secs:.1} s, {:.1} MB/s) into {}",
-        fetched.len(),
+        "fetched {} ({received} bytes received in {secs:.1} s, {:.1} MB/s) into {}",
+        count(fetched.len()),
         received as f64 / secs.max(1e-9) / 1e6,
         args.dir.display()
     );
     if intact.len() == entries.len() {
         println!(
-            "skipped all {} files: already there and intact",
-            entries.len()
+            "skipped all {}: already there and intact",
+            count(entries.len())
         );
     } else if !intact.is_empty() {
         println!(
-            "skipped {} files already there and intact: {}",
-            intact.len(),
+            "skipped {} already there and intact: {}",
+            count(intact.len()),
             intact.join(" ")
         );
     }
     if !replaced.is_empty() {
         println!(
-            "fetched again {} files that were there but did not match the list: {}",
-            replaced.len(),
+            "fetched again {}, there before but not matching the list: {}",
+            count(replaced.len()),
             replaced.join(" ")
         );
     }
@@ -265,9 +265,9 @@ fn report(
         return Ok(true);
     }
     eprintln!(
-        "moulin: {} of {} files failed (the others are kept):",
+        "moulin: {} of {} failed (the others are kept):",
         failed.len(),
-        entries.len()
+        count(entries.len())
     );
     for (name, reason) in &failed {
         eprintln!("  {name}: {reason}");
@@ -280,4 +280,9 @@ fn report(
         );
     }
     Ok(false)
+}
+
+/// `1 file`, `2 files`.
+fn count(n: usize) -> String {
+    format!("{n} file{}", if n == 1 { "" } else { "s" })
 }

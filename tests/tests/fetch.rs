@@ -1,0 +1,627 @@
+//! `moulin fetch` against `moulin serve --static-only` and against a small
+//! HTTP server of this file (throttled, ignoring ranges, flipping a byte,
+//! missing files, stalled): the fetched files equal the served ones byte
+//! for byte, a stopped fetch continues where it was, and a file whose
+//! SHA-256 (computed here with the `sha2` crate) is not the listed one is
+//! refused.
+
+use moulin_tests::{moulin, text};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The tables served by every test: up to 4 stones a side, `.mtb` and `.mtw`.
+fn source() -> &'static Path {
+    moulin_tests::solved(4)
+}
+
+/// The files of `dir` with this extension, sorted, and their bytes.
+fn files(dir: &Path, ext: &str) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Writes the `sha256sum` list of the source's files with this extension.
+fn list(dir: &Path, ext: &str) -> PathBuf {
+    let path = dir.join(format!("{ext}.sha256"));
+    let text: String = files(source(), ext)
+        .iter()
+        .map(|(name, bytes)| format!("{}  {name}\n", sha256_hex(bytes)))
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// What the test server does besides serving files with ranges.
+#[derive(Clone, Default)]
+struct Behaviour {
+    /// Send the body in pieces of this many bytes, pausing between them.
+    throttle: Option<(usize, Duration)>,
+    /// Flip one bit in the middle of this file.
+    flip: Option<&'static str>,
+    /// Answer 404 for this file.
+    missing: Option<&'static str>,
+    /// Answer 500 for this file.
+    failing: Option<&'static str>,
+    /// Answer every request with the whole file (200), ranges or not.
+    ignore_range: bool,
+    /// Read the request and never answer.
+    stall: bool,
+}
+
+/// A test server of the source's files under `/tables/`; it records each
+/// request's path and `Range` header.
+struct Mirror {
+    url: String,
+    requests: Arc<Mutex<Vec<(String, Option<String>)>>>,
+}
+
+impl Mirror {
+    fn start(behaviour: Behaviour) -> Mirror {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/tables", listener.local_addr().unwrap());
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let log = requests.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (b, log) = (behaviour.clone(), log.clone());
+                std::thread::spawn(move || answer(stream, &b, &log));
+            }
+        });
+        Mirror { url, requests }
+    }
+
+    /// The `Range` headers of the requests of `name` so far.
+    fn ranges(&self, name: &str) -> Vec<Option<String>> {
+        let path = format!("/tables/{name}");
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(p, _)| *p == path)
+            .map(|(_, r)| r.clone())
+            .collect()
+    }
+}
+
+fn answer(stream: TcpStream, b: &Behaviour, log: &Mutex<Vec<(String, Option<String>)>>) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut first = String::new();
+    if reader.read_line(&mut first).is_err() {
+        return;
+    }
+    let mut range = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            if k.trim().eq_ignore_ascii_case("range") {
+                range = Some(v.trim().to_string());
+            }
+        }
+    }
+    let path = first.split(' ').nth(1).unwrap_or("").to_string();
+    log.lock().unwrap().push((path.clone(), range.clone()));
+    if b.stall {
+        std::thread::sleep(Duration::from_secs(20));
+        return;
+    }
+    let name = path.strip_prefix("/tables/").unwrap_or("");
+    let mut out = stream;
+    let reply = |out: &mut TcpStream, status: &str, headers: &str, body: &[u8]| {
+        let head = format!(
+            "HTTP/1.1 {status}\r\nContent-Length: {}\r\n{headers}Connection: close\r\n\r\n",
+            body.len()
+        );
+        out.write_all(head.as_bytes())?;
+        match b.throttle {
+            None => out.write_all(body),
+            Some((piece, pause)) => body.chunks(piece).try_for_each(|c| {
+                std::thread::sleep(pause);
+                out.write_all(c)
+            }),
+        }
+    };
+    let bytes = match std::fs::read(source().join(name)) {
+        Ok(bytes) if Some(name) != b.missing && !name.contains('/') => bytes,
+        _ => {
+            let _ = reply(&mut out, "404 Not Found", "", b"not found\n");
+            return;
+        }
+    };
+    if Some(name) == b.failing {
+        let _ = reply(&mut out, "500 Internal Server Error", "", b"broken\n");
+        return;
+    }
+    let mut bytes = bytes;
+    if Some(name) == b.flip {
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 1;
+    }
+    let len = bytes.len();
+    let start = range.filter(|_| !b.ignore_range).and_then(|r| {
+        r.strip_prefix("bytes=")?
+            .strip_suffix('-')?
+            .parse::<usize>()
+            .ok()
+    });
+    let _ = match start {
+        None => reply(&mut out, "200 OK", "", &bytes),
+        Some(s) if s >= len => reply(
+            &mut out,
+            "416 Range Not Satisfiable",
+            &format!("Content-Range: bytes */{len}\r\n"),
+            b"",
+        ),
+        Some(s) => reply(
+            &mut out,
+            "206 Partial Content",
+            &format!("Content-Range: bytes {s}-{}/{len}\r\n", len - 1),
+            &bytes[s..],
+        ),
+    };
+}
+
+fn fetch_command(url: &str, dir: &Path, args: &[&str]) -> std::process::Command {
+    let mut cmd = moulin();
+    cmd.args(["fetch", url, "--dir"]).arg(dir).args(args);
+    cmd
+}
+
+fn fetch(url: &str, dir: &Path, list: &Path, args: &[&str]) -> Output {
+    fetch_command(url, dir, args)
+        .arg("--checksums")
+        .arg(list)
+        .output()
+        .unwrap()
+}
+
+/// The fetched directory holds exactly the source's files of `ext`, byte
+/// for byte, and nothing partial.
+fn assert_same(dir: &Path, ext: &str) {
+    let got = files(dir, ext);
+    let want = files(source(), ext);
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        want.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &want {
+        assert!(got[name] == *bytes, "{name} differs from the served file");
+    }
+    assert!(files(dir, "part").is_empty(), "partial files left");
+}
+
+/// A `moulin serve --static-only` of the source (with stand-in page files),
+/// stopped when dropped.
+struct Served {
+    child: Child,
+    url: String,
+    _web: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve() -> Served {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), "<!doctype html>").unwrap();
+    std::fs::write(web.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
+    let mut child = moulin()
+        .args(["serve", "--static-only", "--port", "0", "--quiet", "--dir"])
+        .arg(source())
+        .arg("--web")
+        .arg(web.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .trim()
+        .strip_prefix("moulin serve: ")
+        .unwrap_or_else(|| panic!("first line: {line:?}"))
+        .trim_end_matches('/');
+    Served {
+        url: format!("{address}/tables"),
+        child,
+        _web: web,
+    }
+}
+
+#[test]
+fn fetches_from_moulin_serve_byte_for_byte_and_skips_intact_files_after() {
+    let served = serve();
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("tables");
+    let mtb = list(work.path(), "mtb");
+    let out = fetch(&served.url, &dir, &mtb, &["--jobs", "3"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_same(&dir, "mtb");
+    assert!(files(&dir, "mtw").is_empty());
+    let before: Vec<_> = files(&dir, "mtb")
+        .keys()
+        .map(|n| std::fs::metadata(dir.join(n)).unwrap().modified().unwrap())
+        .collect();
+
+    // Again: nothing to fetch, every file named as skipped, none rewritten.
+    let out = fetch(&served.url, &dir, &mtb, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("skipped all 4 files: already there and intact"),
+        "{said}"
+    );
+    let after: Vec<_> = files(&dir, "mtb")
+        .keys()
+        .map(|n| std::fs::metadata(dir.join(n)).unwrap().modified().unwrap())
+        .collect();
+    assert_eq!(before, after);
+
+    // A file the server does not have: named with the URL and the status;
+    // the others stay.
+    let with_missing = work.path().join("more.sha256");
+    let mut listed = std::fs::read_to_string(&mtb).unwrap();
+    listed.push_str(&format!("{}  5v5.mtb\n", "ab".repeat(32)));
+    std::fs::write(&with_missing, listed).unwrap();
+    let out = fetch(&served.url, &dir, &with_missing, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}/5v5.mtb: HTTP 404", served.url)),
+        "{err}"
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("skipped 4 files already there and intact: "),
+        "{said}"
+    );
+    assert_same(&dir, "mtb");
+}
+
+#[test]
+fn the_built_in_published_list_accepts_the_solved_tables() {
+    // The published SHA-256 of these sectors (data/checksums/game-9.sha256,
+    // checked by `moulin verify` before publication) are those of the tables
+    // the solver writes, so a fetch of them by the built-in list succeeds.
+    let served = serve();
+    let work = tempfile::tempdir().unwrap();
+    let out = fetch_command(&served.url, work.path(), &["--set", "plain"])
+        .args(["--sector", "3v3", "--sector", "4v4", "--sector", "3v4"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let got = files(work.path(), "mtb");
+    assert_eq!(got.len(), 3);
+    for (name, bytes) in &got {
+        assert!(
+            *bytes == std::fs::read(source().join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+/// Waits until `ready` holds of the directory (checked every few
+/// milliseconds), then kills the fetch: the lengths of its partial files.
+fn kill_when(
+    child: &mut Child,
+    dir: &Path,
+    ready: impl Fn(&BTreeMap<String, Vec<u8>>, u64) -> bool,
+) -> BTreeMap<String, usize> {
+    let start = Instant::now();
+    loop {
+        assert!(start.elapsed() < Duration::from_secs(60), "never ready");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the kill"
+        );
+        if std::fs::metadata(dir).is_ok() {
+            let parts = files(dir, "part");
+            let total: u64 = std::fs::read_dir(dir)
+                .unwrap()
+                .filter_map(|e| e.ok()?.metadata().ok())
+                .map(|m| m.len())
+                .sum();
+            if ready(&parts, total) {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    files(dir, "part")
+        .into_iter()
+        .map(|(n, b)| (n, b.len()))
+        .collect()
+}
+
+#[test]
+fn a_fetch_killed_twice_continues_to_the_same_bytes() {
+    // 2 KiB every 10 ms: about 1.5 s for the tables and WDL tables.
+    let slow = Mirror::start(Behaviour {
+        throttle: Some((2048, Duration::from_millis(10))),
+        ..Behaviour::default()
+    });
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("tables");
+    let all = work.path().join("all.sha256");
+    let text_of = |p: PathBuf| std::fs::read_to_string(p).unwrap();
+    std::fs::write(
+        &all,
+        text_of(list(work.path(), "mtb")) + &text_of(list(work.path(), "mtw")),
+    )
+    .unwrap();
+    let sizes: BTreeMap<String, usize> = files(source(), "mtb")
+        .into_iter()
+        .chain(files(source(), "mtw"))
+        .map(|(n, b)| (n, b.len()))
+        .collect();
+    // A part well short of its file's end: the kill leaves it partial.
+    let partial = |parts: &BTreeMap<String, Vec<u8>>| {
+        parts.iter().any(|(n, b)| {
+            let full = sizes[n.strip_suffix(".part").unwrap()];
+            !b.is_empty() && b.len() + 8192 < full
+        })
+    };
+    let run = || {
+        fetch_command(&slow.url, &dir, &["--jobs", "2", "--checksums"])
+            .arg(&all)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let first = kill_when(&mut run(), &dir, |parts, _| partial(parts));
+    let after_first: u64 = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    let second = kill_when(&mut run(), &dir, |parts, total| {
+        partial(parts) && total > after_first + 20_000
+    });
+    let left: Vec<_> = first
+        .iter()
+        .chain(&second)
+        .filter(|(_, &l)| l > 0)
+        .collect();
+    assert!(!left.is_empty());
+
+    // Finished at full speed: the same bytes, and each part left by a kill
+    // was continued by a range request from its length.
+    let fast = Mirror::start(Behaviour::default());
+    let out = fetch(&fast.url, &dir, &all, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_same(&dir, "mtb");
+    assert_same(&dir, "mtw");
+    for (part, len) in &second {
+        let name = part.strip_suffix(".part").unwrap();
+        let ranges = fast.ranges(name);
+        if *len > 0 {
+            assert_eq!(ranges, [Some(format!("bytes={len}-"))], "{name}");
+        }
+    }
+    for (part, len) in first.iter().filter(|(_, &l)| l > 0) {
+        let name = part.strip_suffix(".part").unwrap();
+        assert!(
+            slow.ranges(name).contains(&Some(format!("bytes={len}-"))),
+            "{name}: the second run did not continue from byte {len}"
+        );
+    }
+}
+
+#[test]
+fn wrong_partial_and_damaged_files_are_fetched_again() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("tables");
+    std::fs::create_dir(&dir).unwrap();
+    let mtb = list(work.path(), "mtb");
+    let src = files(source(), "mtb");
+    // 3v3: a part of wrong bytes; 3v4: the whole file as a part (a fetch
+    // stopped before the rename); 4v4: in place, one bit flipped.
+    std::fs::write(dir.join("3v3.mtb.part"), vec![0xee; 1000]).unwrap();
+    std::fs::write(dir.join("3v4.mtb.part"), &src["3v4.mtb"]).unwrap();
+    let mut damaged = src["4v4.mtb"].clone();
+    damaged[100] ^= 0x10;
+    std::fs::write(dir.join("4v4.mtb"), damaged).unwrap();
+
+    let mirror = Mirror::start(Behaviour::default());
+    let out = fetch(&mirror.url, &dir, &mtb, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_same(&dir, "mtb");
+    let all = text(&out);
+    assert!(all.contains("fetched again 1 file, "), "{all}");
+    assert!(all.contains("4v4.mtb"), "{all}");
+    // 3v3 was continued from byte 1000, did not match, and came again whole.
+    assert_eq!(
+        mirror.ranges("3v3.mtb"),
+        [Some("bytes=1000-".to_string()), None]
+    );
+    // 3v4 was asked from its end (416) and moved into place.
+    let len = src["3v4.mtb"].len();
+    assert_eq!(mirror.ranges("3v4.mtb"), [Some(format!("bytes={len}-"))]);
+    assert_eq!(mirror.ranges("4v4.mtb"), [None]);
+}
+
+#[test]
+fn a_server_ignoring_ranges_restarts_the_file() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("tables");
+    std::fs::create_dir(&dir).unwrap();
+    let src = files(source(), "mtb");
+    // The right first 5000 bytes, then appended to as if it were the rest.
+    std::fs::write(dir.join("4v3.mtb.part"), &src["4v3.mtb"][..5000]).unwrap();
+    let mirror = Mirror::start(Behaviour {
+        ignore_range: true,
+        ..Behaviour::default()
+    });
+    let out = fetch(&mirror.url, &dir, &list(work.path(), "mtb"), &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_same(&dir, "mtb");
+    assert_eq!(mirror.ranges("4v3.mtb"), [Some("bytes=5000-".to_string())]);
+    assert!(text(&out).contains("whole file"), "{}", text(&out));
+}
+
+#[test]
+fn a_file_with_a_flipped_byte_is_refused_and_the_others_kept() {
+    let mirror = Mirror::start(Behaviour {
+        flip: Some("3v4.mtb"),
+        ..Behaviour::default()
+    });
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("tables");
+    let out = fetch(&mirror.url, &dir, &list(work.path(), "mtb"), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1 of 4 files failed"), "{err}");
+    assert!(err.contains(&format!("{}/3v4.mtb", mirror.url)), "{err}");
+    assert!(err.contains("refused and removed"), "{err}");
+    let got = files(&dir, "mtb");
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        ["3v3.mtb", "4v3.mtb", "4v4.mtb"]
+    );
+    for (name, bytes) in got {
+        assert!(
+            bytes == std::fs::read(source().join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+    assert!(files(&dir, "part").is_empty());
+}
+
+#[test]
+fn missing_and_failing_files_are_named_with_their_status() {
+    let mirror = Mirror::start(Behaviour {
+        missing: Some("4v3.mtb"),
+        failing: Some("3v3.mtb"),
+        ..Behaviour::default()
+    });
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("tables");
+    let out = fetch(&mirror.url, &dir, &list(work.path(), "mtb"), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let url = &mirror.url;
+    assert!(err.contains(&format!("{url}/4v3.mtb: HTTP 404")), "{err}");
+    assert!(err.contains(&format!("{url}/3v3.mtb: HTTP 500")), "{err}");
+    assert!(err.contains("2 of 4 files failed"), "{err}");
+    assert_eq!(
+        files(&dir, "mtb").keys().collect::<Vec<_>>(),
+        ["3v4.mtb", "4v4.mtb"]
+    );
+}
+
+#[test]
+fn a_stalled_server_is_given_up_after_the_timeout() {
+    let mirror = Mirror::start(Behaviour {
+        stall: true,
+        ..Behaviour::default()
+    });
+    let work = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let out = fetch_command(&mirror.url, work.path(), &["--timeout", "1"])
+        .args(["--set", "plain", "--sector", "3v3"])
+        .output()
+        .unwrap();
+    assert!(start.elapsed() < Duration::from_secs(15));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{}/3v3.mtb", mirror.url)), "{err}");
+    assert!(err.to_lowercase().contains("timeout"), "{err}");
+}
+
+#[test]
+fn wdl_tables_need_a_list_given() {
+    let mirror = Mirror::start(Behaviour::default());
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("tables");
+    let out = fetch_command(&mirror.url, &dir, &["--set", "wdl"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("no published list of WDL tables"),
+        "{}",
+        text(&out)
+    );
+    let out = fetch_command(&mirror.url, &dir, &["--set", "wdl", "--checksums"])
+        .arg(list(work.path(), "mtw"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_same(&dir, "mtw");
+    assert!(files(&dir, "mtb").is_empty());
+}
+
+#[test]
+fn bad_arguments_are_refused_with_exit_code_2() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("tables");
+    let mtb = list(work.path(), "mtb");
+    let bad_list = work.path().join("bad.sha256");
+    std::fs::write(&bad_list, format!("{}  ../3v3.mtb\n", "ab".repeat(32))).unwrap();
+    let url = "http://127.0.0.1:9/tables";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--sector", "10v3"], "`10v3` is not a sector"),
+        (vec!["--sector", "5v5"], "no table of sector 5v5"),
+        (vec!["--set", "plain"], "give one of them"),
+    ];
+    for (args, says) in cases {
+        let out = fetch(url, &dir, &mtb, &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(says), "{args:?}: {}", text(&out));
+    }
+    let out = fetch(url, &dir, &bad_list, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("line 1: `../3v3.mtb`"),
+        "{}",
+        text(&out)
+    );
+    let out = fetch_command("ftp://127.0.0.1/tables", &dir, &[])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("not an http"), "{}", text(&out));
+    assert!(!dir.exists(), "a refused fetch created its directory");
+}
+
+#[test]
+fn a_directory_being_written_is_not_fetched_into() {
+    let work = tempfile::tempdir().unwrap();
+    let _held = moulin_probe::table::DirectoryLock::acquire(work.path(), "moulin solve").unwrap();
+    let mirror = Mirror::start(Behaviour::default());
+    let out = fetch(&mirror.url, work.path(), &list(work.path(), "mtb"), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("moulin solve"), "{}", text(&out));
+    assert!(mirror.requests.lock().unwrap().is_empty());
+    assert!(files(work.path(), "mtb").is_empty());
+}
