@@ -25,9 +25,9 @@ pub const DEFAULT_BUDGET: u64 = 1_000_000;
 /// How far [`Tablebase::advise`] looks.
 ///
 /// Built with `AdviceOptions::default()` and the `with_*` methods, so that
-/// options can be added without breaking callers: the no-capture rule
-/// (RULES.md, not built yet) will add the counter of turns since the last
-/// capture or placement here, which the chances then follow move by move.
+/// options can be added without breaking callers. Under the no-capture rule
+/// (`RULES.md`) the advice reads every position at counter 0, as
+/// [`Tablebase::probe`] does (cursed wins and blessed losses as draws).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct AdviceOptions {
@@ -168,6 +168,60 @@ impl Tablebase {
     /// Every legal move with its value and practical chances, best first in
     /// the order of [`MoveAdvice::practical_order`]. Empty when the game is
     /// over. Two plies cost one `probe_moves` per legal move.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe`], for the position and every position
+    /// within the plies looked at (a missing table among them is
+    /// [`ProbeError::MissingSector`]).
+    ///
+    /// # Example
+    /// A capture that leaves the opponent two stones ends the game: it is
+    /// worth a win in 1 and leaves no reply to count. (The table is the
+    /// 3 v 3 table of the crate's example.)
+    ///
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::{index::Indexer, value::HOLE, write_table};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::{AdviceOptions, Outcome, Position, Rules, Tablebase};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), Rules::default())?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// let advice = tb.advise(&pos, &AdviceOptions::default())?;
+    ///
+    /// assert_eq!(advice.len(), tb.probe_moves(&pos)?.len());
+    /// for best in &advice[..3] {
+    ///     assert!(best.mv.remove.is_some(), "{}", best.mv);
+    ///     assert_eq!(best.outcome, Outcome::Win(1));
+    ///     assert_eq!(best.chances.replies, 0);
+    /// }
+    /// // Every other move leaves Black replies to count.
+    /// assert!(advice[3..].iter().all(|a| a.chances.replies > 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn advise(
         &self,
         pos: &Position,

@@ -34,10 +34,63 @@ impl Tablebase {
     /// `counter` turns have passed since the last capture or placement
     /// (`0 <= counter < N`; always 0 with stones in hand).
     ///
-    /// Errors: `NoCaptureRule` for tables without the rule,
-    /// `CounterOutOfRange` for `counter >= N`, `CounterInPlacement` for a
-    /// counter other than 0 while the player to move has stones in hand,
-    /// and those of `probe`.
+    /// # Errors
+    /// [`ProbeError::NoCaptureRule`] for tables without the rule,
+    /// [`ProbeError::CounterOutOfRange`] for `counter >= N`,
+    /// [`ProbeError::CounterInPlacement`] for a counter other than 0 while a
+    /// player has stones in hand, and those of [`Tablebase::probe`].
+    ///
+    /// # Example
+    /// Under a limit of 50 turns a capture on the 50th turn still counts
+    /// (`RULES.md`): a mover who closes a mill at once wins in 1 at every
+    /// counter. The rule table here is the 3 v 3 table of the crate's
+    /// example written for `N = 50`; real ones come from `moulin solve
+    /// --no-capture-limit 50`.
+    ///
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::{index::Indexer, value::HOLE, write_table};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::error::ProbeError;
+    /// use moulin_probe::{Position, RuleOutcome, Rules, Tablebase};
+    ///
+    /// let rules = Rules { no_capture_limit: Some(50), ..Rules::default() };
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), rules)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// assert_eq!(tb.no_capture_limit(), Some(50));
+    ///
+    /// // White flies g7-g1 and closes a1-d1-g1.
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// assert_eq!(tb.probe_counter(&pos, 0)?, RuleOutcome::Win(1));
+    /// assert_eq!(tb.probe_counter(&pos, 49)?, RuleOutcome::Win(1));
+    /// assert!(matches!(
+    ///     tb.probe_counter(&pos, 50),
+    ///     Err(ProbeError::CounterOutOfRange { counter: 50, limit: 50 })
+    /// ));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe_counter(&self, pos: &Position, counter: u16) -> Result<RuleOutcome, ProbeError> {
         pos.validate()?;
         let node = pos.node();
@@ -52,7 +105,12 @@ impl Tablebase {
 
     /// Every legal move with its value for the player who makes it, at the
     /// counter it leads to (see the module docs), in the order of
-    /// `Rules::legal_moves`. Empty when the game is over.
+    /// [`Rules::legal_moves`](crate::Rules::legal_moves). Empty when the
+    /// game is over.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe_counter`]; an example is at
+    /// [`Tablebase::best_moves_counter`].
     pub fn probe_moves_counter(
         &self,
         pos: &Position,
@@ -95,6 +153,57 @@ impl Tablebase {
     /// Every move that keeps the value optimal at this counter: the fastest
     /// wins, else the fastest cursed wins, else any draw, else the slowest
     /// blessed losses, else the slowest losses. Empty when the game is over.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe_moves_counter`].
+    ///
+    /// # Example
+    /// At counter `N - 1` a move without a capture reaches the limit: a draw
+    /// unless it ends the game. So a mover who can close a mill there has
+    /// the captures as its only winning moves. (The rule table is the 3 v 3
+    /// table of the crate's example, written for `N = 50`.)
+    ///
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::{index::Indexer, value::HOLE, write_table};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::{Position, RuleOutcome, Rules, Tablebase};
+    ///
+    /// let rules = Rules { no_capture_limit: Some(50), ..Rules::default() };
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), rules)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    ///
+    /// for (mv, value) in tb.probe_moves_counter(&pos, 49)? {
+    ///     let want = if mv.remove.is_some() { RuleOutcome::Win(1) } else { RuleOutcome::Draw };
+    ///     assert_eq!(value, want, "{mv}");
+    /// }
+    /// let best: Vec<String> = tb.best_moves_counter(&pos, 49)?.iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(best, ["g7-g1xb2", "g7-g1xd2", "g7-g1xf6"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn best_moves_counter(
         &self,
         pos: &Position,

@@ -37,6 +37,31 @@ impl Side {
 
 /// A position as players see it: each colour's stones on the board and in
 /// hand, and whose turn it is.
+///
+/// Parsed from and printed as the text format of `RULES.md`:
+/// `W:<points> B:<points> <side> [<white in hand> <black in hand>]`,
+/// omitted hands meaning none. Parsing checks the rules' invariants
+/// ([`Position::validate`]) and says what is wrong; printing lists the
+/// points in the canonical order and parses back to the same position.
+///
+/// # Example
+/// ```
+/// use moulin_probe::{Position, PositionError, Side};
+///
+/// let start: Position = "W: B: w 9 9".parse()?;
+/// assert_eq!(start, Position::start());
+///
+/// // The capture example of `RULES.md`: six stones each, all placed.
+/// let pos: Position = "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w".parse()?;
+/// assert_eq!((pos.white.count_ones(), pos.black.count_ones()), (6, 6));
+/// assert_eq!((pos.white_hand, pos.black_hand, pos.side), (0, 0, Side::White));
+/// assert_eq!(pos.to_string(), "W:g1,b2,d2,a4,c4,e5 B:c3,e4,g4,b6,d6,f6 w");
+///
+/// // White places first: with equal hands Black cannot be to move.
+/// let err = "W: B: b 9 9".parse::<Position>().unwrap_err();
+/// assert!(matches!(err, PositionError::ImpossibleHands { .. }));
+/// # Ok::<(), PositionError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// White stones on the board.
@@ -144,6 +169,15 @@ impl Position {
     }
 
     /// Checks the invariants of `RULES.md`; the error names what is wrong.
+    ///
+    /// # Errors
+    /// [`PositionError::UnknownPoint`] for a bit outside the 24 points,
+    /// [`PositionError::PointTwice`] for a point of both colours,
+    /// [`PositionError::TooManyStones`], [`PositionError::ImpossibleHands`],
+    /// [`PositionError::Unreachable`] for stones no game leaves (more
+    /// missing than the other side's mills could have captured), and
+    /// [`PositionError::FinishedEarlier`] when the player not to move has
+    /// fewer than three stones.
     pub fn validate(&self) -> Result<(), PositionError> {
         if self.white & !ALL_POINTS != 0 || self.black & !ALL_POINTS != 0 {
             return Err(PositionError::UnknownPoint(

@@ -127,14 +127,59 @@ impl Rules {
         }
     }
 
-    /// Every legal turn of a position, in a fixed order.
+    /// Every legal turn of a position, in a fixed order: by the point the
+    /// stone comes from, then where it goes, then the stone removed, each in
+    /// the canonical point order (`a1 d1 g1 b2 ...`). A turn that closes a
+    /// mill appears once per stone it may remove. Empty once the game is
+    /// lost for the player to move.
+    ///
+    /// # Example
+    /// ```
+    /// use moulin_probe::{Position, Rules};
+    ///
+    /// let rules = Rules::default();
+    /// // At the start every one of the 24 points is a placement.
+    /// assert_eq!(rules.legal_moves(&Position::start()).len(), 24);
+    ///
+    /// // The capture example of `RULES.md`: b2-b4 closes a4-b4-c4 and must
+    /// // remove a black stone outside Black's mill b6-d6-f6.
+    /// let pos: Position = "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w".parse()?;
+    /// let captures: Vec<String> = rules
+    ///     .legal_moves(&pos)
+    ///     .iter()
+    ///     .filter(|m| m.remove.is_some())
+    ///     .map(|m| m.to_string())
+    ///     .collect();
+    /// assert_eq!(captures, ["b2-b4xc3", "b2-b4xe4", "b2-b4xg4"]);
+    /// # Ok::<(), moulin_probe::PositionError>(())
+    /// ```
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         let mut moves = Vec::new();
         self.for_each_move(&pos.node(), |m, _| moves.push(m));
         moves
     }
 
-    /// Plays a turn, if it is legal in the position.
+    /// Plays a turn, if it is legal in the position: the position after it,
+    /// the other player to move.
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] for a turn that is not among
+    /// [`Rules::legal_moves`], such as a mill closed without its removal.
+    ///
+    /// # Example
+    /// ```
+    /// use moulin_probe::{Move, MoveError, Position, Rules, Side};
+    ///
+    /// let rules = Rules::default();
+    /// let pos: Position = "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w".parse()?;
+    /// let after = rules.play(&pos, "b2-b4xg4".parse()?)?;
+    /// assert_eq!(after.to_string(), "W:g1,d2,a4,b4,c4,e5 B:c3,e4,b6,d6,f6 b");
+    /// assert_eq!(after.side, Side::Black);
+    ///
+    /// let no_removal: Move = "b2-b4".parse()?;
+    /// assert_eq!(rules.play(&pos, no_removal), Err(MoveError::Illegal(no_removal)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play(&self, pos: &Position, mv: Move) -> Result<Position, MoveError> {
         let mut result = None;
         self.for_each_move(&pos.node(), |m, next| {
@@ -150,6 +195,10 @@ impl Rules {
 
 /// One turn: a placement (`to` only), a slide or flight (`from` and `to`), with
 /// the removal that a new mill requires.
+///
+/// Its text is that of `RULES.md`: `d2`, `b2-b4`, `b2-b4xg4`, `g1xd2`
+/// (`str::parse` reads it, `Display` writes it). Parsing checks the syntax
+/// and the point names only; [`Rules::play`] tells whether a turn is legal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     /// Where the stone comes from; `None` for a placement.
