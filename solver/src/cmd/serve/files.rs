@@ -142,6 +142,40 @@ pub fn read_part(file: &mut File, start: u64, end: u64) -> std::io::Result<Vec<u
     Ok(bytes)
 }
 
+/// A strong entity tag for a file: its length, modification time (in
+/// nanoseconds) and inode number, so a file written anew (a new inode, or a
+/// new time) gets a new tag. Tables are never rewritten in place once
+/// finished, so the tag names their bytes.
+pub fn etag(meta: &std::fs::Metadata) -> String {
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(meta);
+    #[cfg(not(unix))]
+    let inode = 0u64;
+    format!("\"{:x}-{modified:x}-{inode:x}\"", meta.len())
+}
+
+/// Whether an `If-None-Match` header names `etag` (or is `*`): the weak
+/// comparison of RFC 9110, section 13.1.2 (a `W/` prefix is ignored).
+pub fn none_match_hits(header: &str, etag: &str) -> bool {
+    header
+        .split(',')
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag)
+}
+
+/// Whether an `If-Range` header lets a range be answered: only the strong,
+/// exact entity tag of the file does (a date, a weak tag or another tag
+/// gets the whole file, as RFC 9110, section 13.1.5 asks; the server sends
+/// no `Last-Modified`, so no date can be a validator it gave).
+pub fn if_range_holds(header: &str, etag: &str) -> bool {
+    header.trim() == etag
+}
+
 /// The `Content-Type` of a file by its extension.
 pub fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
@@ -188,6 +222,35 @@ mod tests {
         assert_eq!(parse_range(Some("bytes=0-"), 0), Range::Unsatisfiable);
         assert_eq!(parse_range(Some("items=0-5"), 100), Range::Whole);
         assert_eq!(parse_range(Some("bytes=0-1,5-6"), 100), Range::Whole);
+    }
+
+    #[test]
+    fn entity_tags_and_conditions() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        let b = dir.path().join("b");
+        std::fs::write(&a, "same").unwrap();
+        std::fs::write(&b, "same").unwrap();
+        let tag = etag(&std::fs::metadata(&a).unwrap());
+        assert!(tag.starts_with('"') && tag.ends_with('"') && tag.len() > 2);
+        assert_eq!(tag, etag(&std::fs::metadata(&a).unwrap()));
+        // Same bytes in another file: another inode, another tag.
+        assert_ne!(tag, etag(&std::fs::metadata(&b).unwrap()));
+        // A file written anew under the same name.
+        std::fs::remove_file(&a).unwrap();
+        std::fs::write(&a, "other!").unwrap();
+        assert_ne!(tag, etag(&std::fs::metadata(&a).unwrap()));
+
+        let t = "\"1-2-3\"";
+        assert!(none_match_hits(t, t));
+        assert!(none_match_hits("W/\"1-2-3\"", t));
+        assert!(none_match_hits("\"x\", \"1-2-3\"", t));
+        assert!(none_match_hits("*", t));
+        assert!(!none_match_hits("\"1-2-4\"", t));
+        assert!(!none_match_hits("1-2-3", t));
+        assert!(if_range_holds(" \"1-2-3\" ", t));
+        assert!(!if_range_holds("W/\"1-2-3\"", t));
+        assert!(!if_range_holds("Fri, 04 Dec 2026 04:00:00 GMT", t));
     }
 
     #[test]
