@@ -280,6 +280,9 @@ impl Indexer {
     }
 
     /// Number of symmetry orbits of sets of `k` points (`k` <= 9).
+    ///
+    /// # Panics
+    /// For `k` above 9: the index covers at most nine stones a side.
     pub fn orbits(&self, k: usize) -> u64 {
         self.reps[k].len() as u64
     }
@@ -372,6 +375,9 @@ impl Indexer {
 
     /// The frame of every position whose opponent holds `them`: the symmetry
     /// and orbit of `them`, from which `Frame::slot` ranks the mover's stones.
+    ///
+    /// # Panics
+    /// If `them` has more than nine points.
     #[inline]
     pub fn frame(&self, them: Bitboard) -> Frame {
         let b = them.count_ones() as usize;
@@ -392,6 +398,29 @@ impl Indexer {
     /// The slot of a position within its sector (`Sector::of(node)`).
     ///
     /// Every position of a symmetry class gets the same slot.
+    ///
+    /// # Panics
+    /// The slot is defined for the stones of a valid position (at most nine
+    /// a side, on distinct points of the board:
+    /// [`Position::validate`](crate::Position::validate)); more than nine
+    /// stones of the opponent panic, other invalid nodes get a meaningless
+    /// slot. The tablebase validates positions before it indexes them.
+    ///
+    /// # Example
+    /// ```
+    /// use moulin_probe::index::Indexer;
+    /// use moulin_probe::{Position, Sector};
+    ///
+    /// let ix = Indexer::get();
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// // Its mirror image (left and right swapped) shares its slot.
+    /// let mirror: Position = "W:g1,d1,a7 B:f2,d2,b6 w".parse()?;
+    /// let slot = ix.index(&pos.node());
+    /// assert_eq!(ix.index(&mirror.node()), slot);
+    /// assert!(slot < ix.slots(Sector::moving(3, 3)));
+    /// assert!(ix.is_canonical(Sector::moving(3, 3), slot));
+    /// # Ok::<(), moulin_probe::PositionError>(())
+    /// ```
     #[inline]
     pub fn index(&self, node: &Node) -> u64 {
         self.frame(node.them).slot(node.us)
@@ -448,6 +477,9 @@ impl Indexer {
     }
 
     /// The representative of the position's class: the position stored at its slot.
+    ///
+    /// # Panics
+    /// As [`Indexer::index`], for a node that is not a valid position's.
     pub fn canonical(&self, node: &Node) -> Node {
         self.unindex(Sector::of(node), self.index(node))
             .expect("a valid position's slot decodes")
@@ -474,6 +506,9 @@ impl Indexer {
     }
 
     /// Number of symmetries that map the position onto itself (1, 2, 4, 8 or 16).
+    ///
+    /// # Panics
+    /// If the opponent has more than nine stones.
     #[inline]
     pub fn stabiliser_size(&self, node: &Node) -> u32 {
         let e = self.entry(node.them);

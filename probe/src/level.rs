@@ -68,6 +68,52 @@ impl Tablebase {
     ///   value, best value first; the `i`-th group is drawn with weight
     ///   `2^-i` (so the mistake that loses least is the most likely, as a
     ///   person's would be), then a move uniformly within the group.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::advise`].
+    ///
+    /// # Example
+    /// The top level never gives up value: where a capture wins at once it
+    /// plays one, whatever the seed. (The table is the 3 v 3 table of the
+    /// crate's example.)
+    ///
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::{index::Indexer, value::HOLE, write_table};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::{Level, Position, Rules, Tablebase};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), Rules::default())?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// for seed in 0..4 {
+    ///     let mv = tb.choose_move(&pos, Level::TOP, seed)?.expect("White can move");
+    ///     assert!(mv.remove.is_some(), "{mv}");
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn choose_move(
         &self,
         pos: &Position,

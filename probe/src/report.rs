@@ -81,6 +81,10 @@ pub struct JsonError<'a> {
 impl Report {
     /// Probes a position and all its moves (under the no-capture rule: at
     /// counter 0).
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe`] and [`Tablebase::probe_moves`] (under
+    /// the rule, [`Tablebase::probe_counter`]).
     pub fn new(tb: &Tablebase, position: Position) -> Result<Report, ProbeError> {
         if tb.no_capture_limit().is_some() {
             return Report::at_counter(tb, position, 0);
@@ -103,6 +107,10 @@ impl Report {
     /// Probes a position under the tables' no-capture rule when `counter`
     /// turns have passed without a capture, and all its moves at the
     /// counter each leads to (`Tablebase::probe_counter`).
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe_counter`], such as
+    /// [`ProbeError::NoCaptureRule`] for tables without the rule.
     pub fn at_counter(
         tb: &Tablebase,
         position: Position,
@@ -121,6 +129,11 @@ impl Report {
 
     /// Probes a position and all its moves with their practical chances,
     /// moves of equal value ordered by them (`MoveAdvice::practical_order`).
+    /// Under the no-capture rule: [`Report::at_counter`] at counter 0,
+    /// without chances.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::advise`].
     pub fn with_chances(
         tb: &Tablebase,
         position: Position,

@@ -6,6 +6,22 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Stones on the board and in hand for the player to move and the opponent.
+///
+/// Each sector has its own table, named after it: `8v7` for a sector of the
+/// moving phase, `3v2h5v4` with stones in hand (board, then hand; the
+/// player to move first).
+///
+/// # Example
+/// ```
+/// use moulin_probe::{Position, Sector};
+///
+/// let start = Sector::of(&Position::start().node());
+/// assert_eq!(start.name(), "0v0h9v9");
+/// assert_eq!("8v7".parse::<Sector>()?, Sector::moving(8, 7));
+/// // The moving phase: 3 to 9 stones a side, 7 x 7 sectors.
+/// assert_eq!(Sector::all(false).len(), 49);
+/// # Ok::<(), moulin_probe::sector::SectorNameError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sector {
     /// Stones on the board of the player to move.
