@@ -154,6 +154,9 @@ const fn build_mills_through() -> [[Bitboard; 2]; POINTS] {
 pub const MILLS_THROUGH: [[Bitboard; 2]; POINTS] = build_mills_through();
 
 /// Whether `stones` (which include `to`) hold a complete mill through `to`.
+///
+/// # Panics
+/// If `to` is not a point index (24 or more).
 #[inline]
 pub fn forms_mill(stones: Bitboard, to: usize) -> bool {
     let [m1, m2] = MILLS_THROUGH[to];
@@ -191,7 +194,8 @@ pub struct Symmetry(pub(crate) u8);
 /// Number of board symmetries.
 pub const SYMMETRY_COUNT: usize = 16;
 
-/// The symmetries as point permutations: `PERMUTATIONS[s][p]` is the image of `p`.
+/// The 16 symmetries of the board as point permutations (`permutation(s)[p]`
+/// is the image of point `p`), with tables that map a whole bitboard at once.
 pub struct Symmetries {
     perms: [[u8; POINTS]; SYMMETRY_COUNT],
     bytes: [[[Bitboard; 256]; 3]; SYMMETRY_COUNT],
@@ -279,6 +283,9 @@ impl Symmetries {
     }
 
     /// Image of a set of points.
+    ///
+    /// # Panics
+    /// If `bb` has a bit beyond the 24 points.
     #[inline]
     pub fn map(&self, s: Symmetry, bb: Bitboard) -> Bitboard {
         let t = &self.bytes[s.0 as usize];
