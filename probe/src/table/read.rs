@@ -16,6 +16,35 @@ use std::path::Path;
 /// tests, a file read with positional reads (`Table::open`), a memory map
 /// (`Table::map`, unsafe), HTTP range requests in the browser. Every method
 /// returns an error rather than panic, whatever the bytes.
+///
+/// # Example
+/// A table encoded in memory and read back: the 3 v 3 sector with every
+/// position a draw (holes where the index has them). A damaged byte is an
+/// error, never a wrong value.
+///
+/// ```
+/// use moulin_probe::index::Indexer;
+/// use moulin_probe::table::{encode_table, Table, WriteOptions};
+/// use moulin_probe::value::{DRAW, HOLE};
+/// use moulin_probe::{Rules, Sector};
+///
+/// let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+/// let codes: Vec<u16> = (0..ix.slots(sector))
+///     .map(|slot| if ix.is_canonical(sector, slot) { DRAW } else { HOLE })
+///     .collect();
+/// let bytes = encode_table(sector, Rules::default(), &codes, &WriteOptions::default())?;
+///
+/// let table = Table::new(bytes.clone())?;
+/// assert_eq!(table.sector(), sector);
+/// assert_eq!(table.get(0)?, codes[0]);
+/// assert_eq!(table.decode_all()?, codes);
+///
+/// let mut damaged = bytes;
+/// let last = damaged.len() - 9; // the last byte before the trailer
+/// damaged[last] ^= 1;
+/// assert!(Table::new(damaged).and_then(|t| t.check_checksum()).is_err());
+/// # Ok::<(), moulin_probe::FileError>(())
+/// ```
 pub struct Table<S> {
     data: S,
     summary: TableSummary,
