@@ -226,13 +226,93 @@ pub fn encode_wdl_table(
     Ok(out.into_inner())
 }
 
+/// What `summarize` counts over a run of slots; runs are counted apart and
+/// merged (sums and maxima: the order does not matter).
+#[derive(Default)]
+struct Tally {
+    classes: Counts,
+    positions: Counts,
+    holes: u64,
+    max_win: Option<u16>,
+    max_loss: Option<u16>,
+    max_code: u16,
+    cursed_wins: u64,
+    blessed_losses: u64,
+}
+
+impl Tally {
+    /// Counts the slots `first..` whose codes are `codes`.
+    fn of(sector: Sector, rule: bool, first: u64, codes: &[u16]) -> Tally {
+        let ix = Indexer::get();
+        let mut t = Tally::default();
+        for (slot, &code) in (first..).zip(codes) {
+            let value = if rule {
+                RuleOutcome::from_code(code)
+            } else {
+                Outcome::from_code(code).map(RuleOutcome::from)
+            };
+            let Some(value) = value else {
+                t.holes += 1;
+                continue;
+            };
+            t.max_code = t.max_code.max(code);
+            let weight = ix.class_size(sector, slot) as u64;
+            let (class, all) = match value {
+                RuleOutcome::Win(d) => {
+                    t.max_win = t.max_win.max(Some(d));
+                    (&mut t.classes.win, &mut t.positions.win)
+                }
+                RuleOutcome::Loss(d) => {
+                    t.max_loss = t.max_loss.max(Some(d));
+                    (&mut t.classes.loss, &mut t.positions.loss)
+                }
+                RuleOutcome::CursedWin(_) => {
+                    t.cursed_wins += 1;
+                    (&mut t.classes.draw, &mut t.positions.draw)
+                }
+                RuleOutcome::BlessedLoss(_) => {
+                    t.blessed_losses += 1;
+                    (&mut t.classes.draw, &mut t.positions.draw)
+                }
+                RuleOutcome::Draw => (&mut t.classes.draw, &mut t.positions.draw),
+            };
+            *class += 1;
+            *all += weight;
+        }
+        t
+    }
+
+    fn merge(mut self, o: Tally) -> Tally {
+        let add = |a: &mut Counts, b: Counts| {
+            a.win += b.win;
+            a.loss += b.loss;
+            a.draw += b.draw;
+        };
+        add(&mut self.classes, o.classes);
+        add(&mut self.positions, o.positions);
+        self.holes += o.holes;
+        self.max_win = self.max_win.max(o.max_win);
+        self.max_loss = self.max_loss.max(o.max_loss);
+        self.max_code = self.max_code.max(o.max_code);
+        self.cursed_wins += o.cursed_wins;
+        self.blessed_losses += o.blessed_losses;
+        self
+    }
+}
+
+/// Slots below which `summarize` counts on the calling thread alone.
+const PARALLEL_SUMMARY_SLOTS: usize = 1 << 20;
+
 /// Counts and longest distances of the values, and whether every code fits
 /// one byte. `rules` tells how the codes read (rule codes under the
-/// no-capture rule).
+/// no-capture rule). Large sectors are counted on `threads` threads (0: one
+/// per core), each over a run of slots (a class's weight needs the index
+/// for some slots, the cost of this pass).
 fn summarize(
     sector: Sector,
     rules: Rules,
     values: &[u16],
+    threads: usize,
 ) -> Result<(TableSummary, bool), FileError> {
     let ix = Indexer::get();
     let slots = ix.slots(sector);
@@ -243,43 +323,51 @@ fn summarize(
         )));
     }
     let rule = rules.no_capture_limit.is_some();
-    let (mut classes, mut positions) = (Counts::default(), Counts::default());
-    let (mut holes, mut max_win, mut max_loss, mut max_code) = (0, None, None, 0);
-    let (mut cursed_wins, mut blessed_losses) = (0, 0);
-    for (slot, &code) in values.iter().enumerate() {
-        let value = if rule {
-            RuleOutcome::from_code(code)
-        } else {
-            Outcome::from_code(code).map(RuleOutcome::from)
-        };
-        let Some(value) = value else {
-            holes += 1;
-            continue;
-        };
-        max_code = max_code.max(code);
-        let weight = ix.class_size(sector, slot as u64) as u64;
-        let (class, all) = match value {
-            RuleOutcome::Win(d) => {
-                max_win = max_win.max(Some(d));
-                (&mut classes.win, &mut positions.win)
-            }
-            RuleOutcome::Loss(d) => {
-                max_loss = max_loss.max(Some(d));
-                (&mut classes.loss, &mut positions.loss)
-            }
-            RuleOutcome::CursedWin(_) => {
-                cursed_wins += 1;
-                (&mut classes.draw, &mut positions.draw)
-            }
-            RuleOutcome::BlessedLoss(_) => {
-                blessed_losses += 1;
-                (&mut classes.draw, &mut positions.draw)
-            }
-            RuleOutcome::Draw => (&mut classes.draw, &mut positions.draw),
-        };
-        *class += 1;
-        *all += weight;
-    }
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let tally = if threads <= 1 || values.len() < PARALLEL_SUMMARY_SLOTS {
+        Tally::of(sector, rule, 0, values)
+    } else {
+        let run = values.len().div_ceil(4 * threads);
+        let runs: Vec<(u64, &[u16])> = values
+            .chunks(run)
+            .enumerate()
+            .map(|(i, codes)| ((i * run) as u64, codes))
+            .collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut t = Tally::default();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(&(first, codes)) = runs.get(i) else {
+                                break t;
+                            };
+                            t = t.merge(Tally::of(sector, rule, first, codes));
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("a counting thread panicked"))
+                .fold(Tally::default(), Tally::merge)
+        })
+    };
+    let Tally {
+        classes,
+        positions,
+        holes,
+        max_win,
+        max_loss,
+        max_code,
+        cursed_wins,
+        blessed_losses,
+    } = tally;
     if positions.total() != count_positions(sector) {
         return Err(FileError::BadValues(format!(
             "the non-hole slots stand for {} positions, but sector {sector} has {}: \
@@ -354,7 +442,7 @@ fn encode_to<W: Write + Seek>(
             "no WDL table under the no-capture rule (the outcome depends on the counter)".into(),
         ));
     }
-    let (mut summary, fits_u8) = summarize(sector, rules, values)?;
+    let (mut summary, fits_u8) = summarize(sector, rules, values, options.threads)?;
     let encoding = match options.encoding {
         _ if wdl => Encoding::Wdl,
         // A distance table is never written in the WDL encoding.
