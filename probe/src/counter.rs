@@ -52,7 +52,8 @@ impl Tablebase {
     /// #     dir: &std::path::Path,
     /// #     rules: moulin_probe::Rules,
     /// # ) -> Result<(), Box<dyn std::error::Error>> {
-    /// #     use moulin_probe::{index::Indexer, value::HOLE, write_table};
+    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
+    /// #     use moulin_probe::{index::Indexer, value::HOLE};
     /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
     /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
     /// #     let (win, draw) = match rules.no_capture_limit {
@@ -70,6 +71,9 @@ impl Tablebase {
     /// #         })
     /// #         .collect();
     /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     if rules.no_capture_limit.is_none() {
+    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
+    /// #     }
     /// #     Ok(())
     /// # }
     /// use moulin_probe::error::ProbeError;
@@ -168,7 +172,8 @@ impl Tablebase {
     /// #     dir: &std::path::Path,
     /// #     rules: moulin_probe::Rules,
     /// # ) -> Result<(), Box<dyn std::error::Error>> {
-    /// #     use moulin_probe::{index::Indexer, value::HOLE, write_table};
+    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
+    /// #     use moulin_probe::{index::Indexer, value::HOLE};
     /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
     /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
     /// #     let (win, draw) = match rules.no_capture_limit {
@@ -186,6 +191,9 @@ impl Tablebase {
     /// #         })
     /// #         .collect();
     /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     if rules.no_capture_limit.is_none() {
+    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
+    /// #     }
     /// #     Ok(())
     /// # }
     /// use moulin_probe::{Position, RuleOutcome, Rules, Tablebase};
