@@ -27,7 +27,21 @@ pub enum ReadHint {
 /// Random access to the bytes of one table file.
 ///
 /// Implementations must not panic: a range past the end or bytes that are
-/// gone (a file truncated underneath) are an `io::Error`.
+/// gone (a file truncated underneath) are an `io::Error`. `Vec<u8>` and
+/// `&[u8]` are storages, so a table can be read from memory
+/// ([`Table::new`](crate::Table::new)).
+///
+/// # Example
+/// ```
+/// use moulin_probe::{ReadHint, Storage};
+///
+/// let bytes: Vec<u8> = (0..10).collect();
+/// let mut buf = [0u8; 4];
+/// bytes.read_at(6, &mut buf, ReadHint::Block)?;
+/// assert_eq!(buf, [6, 7, 8, 9]);
+/// assert!(bytes.read_at(7, &mut buf, ReadHint::Block).is_err()); // past the end
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub trait Storage: Send + Sync {
     /// Length of the file in bytes.
     fn len(&self) -> u64;
@@ -39,6 +53,10 @@ pub trait Storage: Send + Sync {
 
     /// Fills `buf` with the bytes that start at `offset`, all of them or an
     /// error.
+    ///
+    /// # Errors
+    /// An `io::Error` if the range is not all within the file or reading
+    /// fails; `buf` may then be partly filled.
     fn read_at(&self, offset: u64, buf: &mut [u8], hint: ReadHint) -> io::Result<()>;
 }
 
@@ -299,9 +317,17 @@ mod native {
 pub trait TableSource: Send + Sync {
     /// The sectors present, if the source can list them (a directory can, a
     /// web host cannot: `None`, and tables are looked for on first use).
+    ///
+    /// # Errors
+    /// A listing that fails ([`ProbeError::Directory`] for a directory), or
+    /// a file that looks like a table but is not named after its sector
+    /// ([`ProbeError::File`]).
     fn sectors(&self) -> Result<Option<Vec<Sector>>, ProbeError>;
 
     /// The table of a sector, `Ok(None)` if the source has none.
+    ///
+    /// # Errors
+    /// A table that is there but cannot be opened or read.
     fn open(&self, sector: Sector) -> Result<Option<Box<dyn Storage>>, FileError>;
 
     /// Where a sector's table lives (a path, a URL), for messages.
