@@ -233,6 +233,12 @@ impl TableSummary {
     /// field agrees with the others and with the index of the sector. `bytes`
     /// is the start of the file (at least the header). Does not look at the
     /// actual file length; the caller compares it with `self.bytes`.
+    ///
+    /// # Errors
+    /// [`FileError::BadMagic`], [`FileError::Version`],
+    /// [`FileError::Unsupported`], [`FileError::Length`] for fewer bytes
+    /// than a header, [`FileError::ChecksumMismatch`] for the header's CRC,
+    /// [`FileError::Corrupt`] for fields that disagree.
     pub fn parse(bytes: &[u8]) -> Result<TableSummary, FileError> {
         if bytes.len() < MAGIC.len() || bytes[..8] != MAGIC {
             return Err(FileError::BadMagic);
@@ -440,11 +446,17 @@ fn u16_at(b: &[u8], at: usize) -> u16 {
 }
 
 /// The little-endian u32 at `at` (the caller checked the bounds).
+///
+/// # Panics
+/// If `b` has fewer than `at + 4` bytes.
 pub fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
 
 /// The little-endian u64 at `at` (the caller checked the bounds).
+///
+/// # Panics
+/// If `b` has fewer than `at + 8` bytes.
 pub fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }

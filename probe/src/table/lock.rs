@@ -20,6 +20,11 @@ pub struct DirectoryLock {
 impl DirectoryLock {
     /// Takes the lock of `dir` for `holder` (what the next one will be told:
     /// say the command), or says who holds it (`FileError::Locked`).
+    ///
+    /// # Errors
+    /// [`FileError::Locked`] while another holder has it (another process,
+    /// or another `DirectoryLock` of this one); [`FileError::Io`] if the
+    /// lock file cannot be created or written.
     pub fn acquire(dir: &Path, holder: &str) -> Result<DirectoryLock, FileError> {
         let path = dir.join(LOCK_FILE);
         let mut file = OpenOptions::new()

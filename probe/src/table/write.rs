@@ -93,6 +93,14 @@ pub fn write_table(
 /// never leaves a file that looks complete; the temporary file is removed
 /// when anything fails, the rename included. Holds one compressed block per
 /// thread besides `values`.
+///
+/// # Errors
+/// [`FileError::BadValues`] for values that cannot be the sector's table
+/// (not one code per slot, holes not where the index has them, a one-byte
+/// encoding asked for codes that do not fit); [`FileError::WrongSector`]
+/// if `path` is a file named after another sector; [`FileError::Io`] if
+/// writing, syncing or renaming fails. An example is in the crate's
+/// documentation.
 pub fn write_table_with(
     path: impl AsRef<Path>,
     sector: Sector,
@@ -112,6 +120,10 @@ pub fn write_table_with(
 /// counts and longest distances those of `values`. Tables under the
 /// no-capture rule have no WDL table (`BadValues`): their outcome depends
 /// on the counter. `options.encoding` is ignored.
+///
+/// # Errors
+/// Those of [`write_table_with`], and [`FileError::BadValues`] under the
+/// no-capture rule.
 pub fn write_wdl_table_with(
     path: impl AsRef<Path>,
     sector: Sector,
