@@ -6,6 +6,21 @@ use std::fmt;
 /// The game-theoretic value of a position for the player to move, with the
 /// distance in turns (plies) to the end of the game under perfect play:
 /// the winner takes the shortest way, the loser the longest.
+///
+/// # Example
+/// ```
+/// use moulin_probe::Outcome;
+///
+/// // Moving into a position the opponent loses in 4 is a win in 5.
+/// assert_eq!(Outcome::Loss(4).before_move(), Outcome::Win(5));
+/// // Better for the mover: faster wins, then draws, then slower losses.
+/// assert!(Outcome::Win(3).rank() > Outcome::Win(5).rank());
+/// assert!(Outcome::Draw.rank() > Outcome::Loss(100).rank());
+/// // The stored code: the parity of the distance tells wins from losses.
+/// assert_eq!(Outcome::Win(7).code(), Some(8));
+/// assert_eq!(Outcome::from_code(8), Some(Outcome::Win(7)));
+/// assert_eq!(Outcome::Win(6).code(), None); // wins take an odd number of turns
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The player to move wins in this many turns (odd).
@@ -154,6 +169,17 @@ impl RuleOutcome {
     /// (loss) with a DTC of at most `n - c` stays one, a longer one is
     /// drawn at that counter (cursed, blessed). The threshold property of
     /// `RULES.md`, checked against a brute force over (position, counter).
+    ///
+    /// # Example
+    /// ```
+    /// use moulin_probe::RuleOutcome;
+    ///
+    /// // A capture due in 30 turns, under a limit of 50: in time at counter
+    /// // 20, too late at counter 25 (the game is drawn at 50).
+    /// assert_eq!(RuleOutcome::Win(30).at_counter(50, 20), RuleOutcome::Win(30));
+    /// assert_eq!(RuleOutcome::Win(30).at_counter(50, 25), RuleOutcome::CursedWin(30));
+    /// assert_eq!(RuleOutcome::Loss(30).at_counter(50, 25), RuleOutcome::BlessedLoss(30));
+    /// ```
     #[inline]
     pub fn at_counter(self, n: u16, c: u16) -> RuleOutcome {
         let left = n.saturating_sub(c);
