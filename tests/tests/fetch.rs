@@ -68,11 +68,14 @@ struct Behaviour {
     stall: bool,
 }
 
+/// The requests a test server received: path and `Range` header.
+type Log = Mutex<Vec<(String, Option<String>)>>;
+
 /// A test server of the source's files under `/tables/`; it records each
 /// request's path and `Range` header.
 struct Mirror {
     url: String,
-    requests: Arc<Mutex<Vec<(String, Option<String>)>>>,
+    requests: Arc<Log>,
 }
 
 impl Mirror {
@@ -103,7 +106,7 @@ impl Mirror {
     }
 }
 
-fn answer(stream: TcpStream, b: &Behaviour, log: &Mutex<Vec<(String, Option<String>)>>) {
+fn answer(stream: TcpStream, b: &Behaviour, log: &Log) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut first = String::new();
     if reader.read_line(&mut first).is_err() {

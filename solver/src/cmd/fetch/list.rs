@@ -287,18 +287,18 @@ mod tests {
     fn sha256sum_lines() {
         let a = "a".repeat(64);
         let b = "0123456789ABCDEF".repeat(4);
-        let text = format!("# comment\n\n{a}  3v3.mtb\n{b} *4v4h1v2.mtw\n");
+        let text = format!("# comment\n\n{a}  3v3.mtb\n{b} *1v2h8v7.mtw\n");
         let entries = parse_sha256sum(&text).unwrap();
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].name, "3v3.mtb");
         assert_eq!(entries[0].sha256, [0xaa; 32]);
-        assert_eq!(entries[1].name, "4v4h1v2.mtw");
+        assert_eq!(entries[1].name, "1v2h8v7.mtw");
         assert_eq!(hex(&entries[1].sha256), b.to_lowercase());
         for bad in [
             format!("{a}  ../3v3.mtb"),
             format!("{a}  3v3.txt"),
             format!("{a}  10v3.mtb"),
-            format!("{a}"),
+            a.clone(),
             format!("{}  3v3.mtb", &a[1..]),
             format!("{}g  3v3.mtb", &a[1..]),
             format!("{a}  3v3.mtb\n{a}  3v3.mtb"),
