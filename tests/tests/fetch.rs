@@ -64,12 +64,20 @@ struct Behaviour {
     failing: Option<&'static str>,
     /// Answer every request with the whole file (200), ranges or not.
     ignore_range: bool,
-    /// Read the request and never answer.
-    stall: bool,
+    /// Read the request of this file and never answer.
+    stall: Option<&'static str>,
+    /// Send half of what is asked of this file, then nothing more.
+    stall_body: Option<&'static str>,
 }
 
-/// The requests a test server received: path and `Range` header.
-type Log = Mutex<Vec<(String, Option<String>)>>;
+/// A request a test server received.
+struct Request {
+    path: String,
+    range: Option<String>,
+    user_agent: Option<String>,
+}
+
+type Log = Mutex<Vec<Request>>;
 
 /// A test server of the source's files under `/tables/`; it records each
 /// request's path and `Range` header.
@@ -100,8 +108,8 @@ impl Mirror {
             .lock()
             .unwrap()
             .iter()
-            .filter(|(p, _)| *p == path)
-            .map(|(_, r)| r.clone())
+            .filter(|r| r.path == path)
+            .map(|r| r.range.clone())
             .collect()
     }
 }
@@ -112,7 +120,7 @@ fn answer(stream: TcpStream, b: &Behaviour, log: &Log) {
     if reader.read_line(&mut first).is_err() {
         return;
     }
-    let mut range = None;
+    let (mut range, mut user_agent) = (None, None);
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
@@ -122,15 +130,22 @@ fn answer(stream: TcpStream, b: &Behaviour, log: &Log) {
             if k.trim().eq_ignore_ascii_case("range") {
                 range = Some(v.trim().to_string());
             }
+            if k.trim().eq_ignore_ascii_case("user-agent") {
+                user_agent = Some(v.trim().to_string());
+            }
         }
     }
     let path = first.split(' ').nth(1).unwrap_or("").to_string();
-    log.lock().unwrap().push((path.clone(), range.clone()));
-    if b.stall {
+    log.lock().unwrap().push(Request {
+        path: path.clone(),
+        range: range.clone(),
+        user_agent,
+    });
+    let name = path.strip_prefix("/tables/").unwrap_or("");
+    if Some(name) == b.stall {
         std::thread::sleep(Duration::from_secs(20));
         return;
     }
-    let name = path.strip_prefix("/tables/").unwrap_or("");
     let mut out = stream;
     let reply = |out: &mut TcpStream, status: &str, headers: &str, body: &[u8]| {
         let head = format!(
@@ -138,6 +153,12 @@ fn answer(stream: TcpStream, b: &Behaviour, log: &Log) {
             body.len()
         );
         out.write_all(head.as_bytes())?;
+        if Some(name) == b.stall_body {
+            out.write_all(&body[..body.len() / 2])?;
+            out.flush()?;
+            std::thread::sleep(Duration::from_secs(20));
+            return Ok(());
+        }
         match b.throttle {
             None => out.write_all(body),
             Some((piece, pause)) => body.chunks(piece).try_for_each(|c| {
@@ -543,22 +564,59 @@ fn missing_and_failing_files_are_named_with_their_status() {
 }
 
 #[test]
-fn a_stalled_server_is_given_up_after_the_timeout() {
+fn a_stalled_server_is_given_up_after_the_timeout_and_the_part_kept() {
     let mirror = Mirror::start(Behaviour {
-        stall: true,
+        stall: Some("3v3.mtb"),
+        stall_body: Some("4v4.mtb"),
         ..Behaviour::default()
     });
     let work = tempfile::tempdir().unwrap();
     let start = Instant::now();
+    let sectors = ["--sector", "3v3", "--sector", "4v4", "--set", "plain"];
     let out = fetch_command(&mirror.url, work.path(), &["--timeout", "1"])
-        .args(["--set", "plain", "--sector", "3v3"])
+        .args(sectors)
         .output()
         .unwrap();
-    assert!(start.elapsed() < Duration::from_secs(15));
+    assert!(start.elapsed() < Duration::from_secs(20));
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(&format!("{}/3v3.mtb", mirror.url)), "{err}");
+    for name in ["3v3.mtb", "4v4.mtb"] {
+        assert!(err.contains(&format!("{}/{name}", mirror.url)), "{err}");
+    }
     assert!(err.to_lowercase().contains("timeout"), "{err}");
+    // Three tries of 4v4, each continuing the part where the last stalled.
+    let ranges = mirror.ranges("4v4.mtb");
+    assert_eq!(ranges.len(), 3, "{ranges:?}");
+    assert_eq!(ranges[0], None);
+    let part = std::fs::read(work.path().join("4v4.mtb.part")).unwrap();
+    let full = std::fs::read(source().join("4v4.mtb")).unwrap();
+    assert_eq!(
+        ranges[2],
+        Some(format!(
+            "bytes={}-",
+            full.len() / 2 + (full.len() - full.len() / 2) / 2
+        ))
+    );
+    assert!(part.len() > full.len() / 2 && full.starts_with(&part));
+    // Every request said who asked.
+    let agent = format!("moulin/{}", env!("CARGO_PKG_VERSION"));
+    for r in mirror.requests.lock().unwrap().iter() {
+        assert_eq!(r.user_agent.as_deref(), Some(agent.as_str()), "{}", r.path);
+    }
+
+    let fine = Mirror::start(Behaviour::default());
+    let out = fetch_command(&fine.url, work.path(), &sectors)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        fine.ranges("4v4.mtb"),
+        [Some(format!("bytes={}-", part.len()))]
+    );
+    for name in ["3v3.mtb", "4v4.mtb"] {
+        let got = std::fs::read(work.path().join(name)).unwrap();
+        assert!(got == std::fs::read(source().join(name)).unwrap(), "{name}");
+    }
 }
 
 #[test]

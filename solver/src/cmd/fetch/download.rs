@@ -28,6 +28,8 @@ impl Client {
         let config = ureq::Agent::config_builder()
             .user_agent(format!("moulin/{}", env!("CARGO_PKG_VERSION")))
             .http_status_as_error(false)
+            // The bytes as stored: their SHA-256 is the list's.
+            .accept_encoding("identity")
             .timeout_connect(Some(timeout))
             .timeout_recv_response(Some(timeout))
             .timeout_per_read(Some(timeout))
