@@ -853,3 +853,51 @@ fn log_has_a_line_per_request() {
         .unwrap();
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn a_client_that_stops_reading_is_dropped() {
+    // A page file larger than what the socket buffers of both ends hold
+    // (sparse: no disk written).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "page").unwrap();
+    std::fs::write(dir.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
+    let len = 96u64 << 20;
+    std::fs::File::create(dir.path().join("big.bin"))
+        .unwrap()
+        .set_len(len)
+        .unwrap();
+    let server = serve_at(&site().tables, dir.path(), &["--timeout", "0.5"]);
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    stream
+        .write_all(b"GET /big.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    // Reads nothing for four timeouts, then all it can.
+    std::thread::sleep(Duration::from_secs(2));
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut got = 0u64;
+    let mut buf = vec![0u8; 1 << 16];
+    while let Ok(n) = stream.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        got += n as u64;
+    }
+    assert!(
+        got < len / 2,
+        "{got} bytes of {len}: the client was not dropped"
+    );
+    // A client that reads gets the whole file.
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    stream
+        .write_all(b"HEAD /big.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let len_text = len.to_string();
+    assert_eq!(
+        parse_reply(&raw).header("Content-Length"),
+        Some(len_text.as_str())
+    );
+}
