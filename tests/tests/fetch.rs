@@ -550,6 +550,9 @@ fn missing_and_failing_files_are_named_with_their_status() {
     });
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("tables");
+    // A 3v3 that does not match the list: kept, as it cannot be replaced.
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("3v3.mtb"), b"not the table").unwrap();
     let out = fetch(&mirror.url, &dir, &list(work.path(), "mtb"), &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -557,10 +560,13 @@ fn missing_and_failing_files_are_named_with_their_status() {
     assert!(err.contains(&format!("{url}/4v3.mtb: HTTP 404")), "{err}");
     assert!(err.contains(&format!("{url}/3v3.mtb: HTTP 500")), "{err}");
     assert!(err.contains("2 of 4 files failed"), "{err}");
+    assert!(err.contains("not matching the list, is kept"), "{err}");
+    let got = files(&dir, "mtb");
     assert_eq!(
-        files(&dir, "mtb").keys().collect::<Vec<_>>(),
-        ["3v4.mtb", "4v4.mtb"]
+        got.keys().collect::<Vec<_>>(),
+        ["3v3.mtb", "3v4.mtb", "4v4.mtb"]
     );
+    assert_eq!(got["3v3.mtb"], b"not the table");
 }
 
 #[test]

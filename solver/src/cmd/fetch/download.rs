@@ -111,6 +111,11 @@ fn hash_file(path: &Path) -> std::io::Result<[u8; 32]> {
     }
 }
 
+/// An error of the file system, naming the file.
+fn io(what: &str, path: &Path, e: std::io::Error) -> String {
+    format!("cannot {what} {}: {e}", path.display())
+}
+
 fn len_of(path: &Path) -> Option<u64> {
     std::fs::metadata(path)
         .ok()
@@ -141,8 +146,6 @@ pub fn fetch_one(
     let path = dir.join(name);
     let part = part_path(dir, name);
     let mut learned = false;
-    let io =
-        |what: &str, p: &Path, e: std::io::Error| format!("cannot {what} {}: {e}", p.display());
     let mut replaced = false;
     if let Some(len) = len_of(&path) {
         let digest = hash_file(&path).map_err(|e| io("read", &path, e))?;
@@ -153,12 +156,31 @@ pub fn fetch_one(
             return Ok(Done::Intact);
         }
         progress.note(&format!(
-            "{name}: the file in {} does not match its SHA-256 in the list: removed, fetching it again",
+            "{name}: the file in {} does not match its SHA-256 in the list: fetching it again \
+             (it replaces the file once checked)",
             dir.display()
         ));
-        std::fs::remove_file(&path).map_err(|e| io("remove", &path, e))?;
         replaced = true;
     }
+    download(client, dir, entry, progress, &mut learned)
+        .map(|()| Done::Fetched { replaced })
+        .map_err(|e| match replaced {
+            true => format!("{e} (the file there before, not matching the list, is kept)"),
+            false => e,
+        })
+}
+
+/// Downloads a file into its part, checks it and moves it into place.
+fn download(
+    client: &Client,
+    dir: &Path,
+    entry: &Entry,
+    progress: &Progress,
+    learned: &mut bool,
+) -> Result<(), String> {
+    let name = &entry.name;
+    let path = dir.join(name);
+    let part = part_path(dir, name);
     let url = client.url(name);
     let mut broken = 0;
     let mut restarted = false;
@@ -173,10 +195,10 @@ pub fn fetch_one(
             // A run stopped between the last byte and the rename.
             Transfer::NothingAfter
         } else {
-            transfer(client, &url, entry, &part, have, progress, &mut learned)?
+            transfer(client, &url, entry, &part, have, progress, learned)?
         };
         if let Transfer::NothingAfter = transfer {
-            progress.learn(entry, Some(have), &mut learned);
+            progress.learn(entry, Some(have), learned);
             progress.advance(have);
         }
         if let Transfer::Broken(e) = transfer {
@@ -200,7 +222,7 @@ pub fn fetch_one(
             std::fs::rename(&part, &path).map_err(|e| io("rename", &part, e))?;
             #[cfg(unix)]
             sync(dir).map_err(|e| io("sync", dir, e))?;
-            return Ok(Done::Fetched { replaced });
+            return Ok(());
         }
         let len = len_of(&part).unwrap_or(0);
         std::fs::remove_file(&part).map_err(|e| io("remove", &part, e))?;
