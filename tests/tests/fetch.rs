@@ -74,7 +74,8 @@ struct Behaviour {
 struct Request {
     path: String,
     range: Option<String>,
-    user_agent: Option<String>,
+    /// The `User-Agent` header.
+    client: Option<String>,
 }
 
 type Log = Mutex<Vec<Request>>;
@@ -120,7 +121,7 @@ fn answer(stream: TcpStream, b: &Behaviour, log: &Log) {
     if reader.read_line(&mut first).is_err() {
         return;
     }
-    let (mut range, mut user_agent) = (None, None);
+    let (mut range, mut client) = (None, None);
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
@@ -131,7 +132,7 @@ fn answer(stream: TcpStream, b: &Behaviour, log: &Log) {
                 range = Some(v.trim().to_string());
             }
             if k.trim().eq_ignore_ascii_case("user-agent") {
-                user_agent = Some(v.trim().to_string());
+                client = Some(v.trim().to_string());
             }
         }
     }
@@ -139,7 +140,7 @@ fn answer(stream: TcpStream, b: &Behaviour, log: &Log) {
     log.lock().unwrap().push(Request {
         path: path.clone(),
         range: range.clone(),
-        user_agent,
+        client,
     });
     let name = path.strip_prefix("/tables/").unwrap_or("");
     if Some(name) == b.stall {
@@ -605,9 +606,9 @@ fn a_stalled_server_is_given_up_after_the_timeout_and_the_part_kept() {
     );
     assert!(part.len() > full.len() / 2 && full.starts_with(&part));
     // Every request said who asked.
-    let agent = format!("moulin/{}", env!("CARGO_PKG_VERSION"));
+    let ours = format!("moulin/{}", env!("CARGO_PKG_VERSION"));
     for r in mirror.requests.lock().unwrap().iter() {
-        assert_eq!(r.user_agent.as_deref(), Some(agent.as_str()), "{}", r.path);
+        assert_eq!(r.client.as_deref(), Some(ours.as_str()), "{}", r.path);
     }
 
     let fine = Mirror::start(Behaviour::default());

@@ -15,9 +15,9 @@ const TRIES: u32 = 3;
 /// Bytes read from the network or the disk at a time.
 const CHUNK: usize = 256 << 10;
 
-/// The HTTP side: one agent for every file, and the base URL.
+/// The HTTP side: one connection pool for every file, and the base URL.
 pub struct Client {
-    agent: ureq::Agent,
+    http: ureq::Agent,
     base: String,
 }
 
@@ -35,7 +35,7 @@ impl Client {
             .timeout_per_read(Some(timeout))
             .build();
         Client {
-            agent: ureq::Agent::new_with_config(config),
+            http: ureq::Agent::new_with_config(config),
             base: base.trim_end_matches('/').to_string(),
         }
     }
@@ -256,7 +256,7 @@ fn transfer(
     learned: &mut bool,
 ) -> Result<Transfer, String> {
     let name = &entry.name;
-    let mut request = client.agent.get(url);
+    let mut request = client.http.get(url);
     if have > 0 {
         request = request.header("Range", format!("bytes={have}-"));
     }
