@@ -233,6 +233,14 @@ fn serves_the_page_and_table_ranges() {
     assert_eq!(big.header("Content-Length"), Some("70000"));
     assert_eq!(request(&server, "POST", "/", &[]).status, 405);
     assert_eq!(get(&server, "/tables/9v9.mtb").status, 404);
+    // The WDL tables beside the tables, and nothing else of the directory:
+    // the solve's run record stays private.
+    let wdl = std::fs::read(site().tables.join("4v3.mtw")).unwrap();
+    let part = get_range(&server, "/tables/4v3.mtw", "bytes=0-127");
+    assert_eq!(part.status, 206);
+    assert_eq!(part.body, &wdl[..128]);
+    assert!(site().tables.join("solve-record.jsonl").exists());
+    assert_eq!(get(&server, "/tables/solve-record.jsonl").status, 404);
 }
 
 #[test]

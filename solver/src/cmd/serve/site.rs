@@ -168,7 +168,10 @@ impl Site {
             return reply.shared();
         }
         if let Some(name) = path.strip_prefix("/tables/") {
-            let reply = if name.ends_with(".mtb") && !name.contains(['/', '%']) {
+            // Tables and WDL tables, nothing else of the directory (the
+            // solve's logs and its lock stay private).
+            let table = name.ends_with(".mtb") || name.ends_with(".mtw");
+            let reply = if table && !name.contains(['/', '%']) {
                 match resolve(&self.tables, name) {
                     Ok(file) => file_reply(&file, asked, TABLE_CACHE),
                     Err(refusal) => Reply::refused(refusal),
