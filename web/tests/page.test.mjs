@@ -7,7 +7,7 @@
 //   cd web/tests && npm ci && npm test
 //
 // MOULIN_TABLES=<dir> reuses solved tables; SCREENSHOT=<file.png> saves the
-// page's picture; MOULIN_FIGURES=1 prints the README's browser figures.
+// page's picture; MOULIN_FIGURES=1 prints the browser figures of docs/benchmarks.md.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";

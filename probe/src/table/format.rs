@@ -1,5 +1,5 @@
 //! The byte layout of a table file: header, block index, trailer, and the
-//! O(1) checks a reader makes on open. `data/README.md` has the same layout
+//! O(1) checks a reader makes on open. `docs/format.md` has the same layout
 //! as a table.
 
 use crate::error::FileError;
@@ -32,7 +32,7 @@ const FLAG_NO_CAPTURE: u32 = 2;
 /// distance table of the same sector and rules.
 const FLAG_WDL: u32 = 4;
 /// Byte 23: the index scheme numbering the slots. 0 is the only one, the
-/// scheme of `index.rs` defined in `data/README.md`; a reader refuses any
+/// scheme of `index.rs` defined in `docs/format.md`; a reader refuses any
 /// other as an unsupported feature.
 pub const INDEX_SCHEME: u8 = 0;
 /// "No win / no loss" in the longest-distance fields.

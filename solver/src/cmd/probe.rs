@@ -34,7 +34,7 @@ pub struct Args {
     pub no_chances: bool,
     /// Plies the practical chances look at: 2 counts the opponent's replies;
     /// 4, 6, ... also follow the replies that are not mistakes, within a
-    /// budget of 1,000,000 probes (README, "Practical chances").
+    /// budget of 1,000,000 probes (`docs/practical-chances.md`).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=12))]
     pub depth: u8,
     /// Turns played since the last capture or placement, for tables solved

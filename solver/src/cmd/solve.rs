@@ -50,7 +50,8 @@ pub struct Args {
     /// Memory budget: `12G`, `8192M`, `unlimited` (binary units). Finished
     /// sectors kept for later items are dropped, and read again from disk,
     /// whenever the next item would not fit beside them; an item whose own
-    /// arrays and reads exceed the budget still runs (see the README).
+    /// arrays and reads exceed the budget still runs (`docs/solving.md`,
+    /// "The memory budget").
     #[arg(long, default_value = "8G", value_parser = parse_memory)]
     pub memory: Memory,
 }
