@@ -72,6 +72,14 @@ pub enum FileError {
     BadFileName(String),
     /// The writer was given values that cannot be the table of the sector.
     BadValues(String),
+    /// A table server answered with an error status (other than 404 for a
+    /// table it does not have).
+    Http {
+        /// The status code.
+        status: u16,
+        /// Its reason phrase (`Internal Server Error`), empty if unknown.
+        reason: String,
+    },
     /// Another process is writing into the table directory.
     Locked {
         /// The directory.
@@ -124,6 +132,14 @@ impl fmt::Display for FileError {
                 "file name `{name}` is not a sector's name (like `8v7.mtb`)"
             ),
             FileError::BadValues(what) => write!(f, "cannot write table: {what}"),
+            FileError::Http { status, reason } => write!(
+                f,
+                "{}",
+                HttpStatus {
+                    status: *status,
+                    reason: reason.clone()
+                }
+            ),
             FileError::Locked { dir, holder } => write!(
                 f,
                 "another process is writing into {} ({}); one writer per directory",
@@ -148,10 +164,45 @@ impl Error for FileError {
 }
 
 impl From<io::Error> for FileError {
+    /// `Io`, or `Http` for the status a table server answered with (which
+    /// reaches the reader as an `io::Error` through `Storage::read_at`).
     fn from(e: io::Error) -> FileError {
-        FileError::Io(e)
+        if !e.get_ref().is_some_and(|inner| inner.is::<HttpStatus>()) {
+            return FileError::Io(e);
+        }
+        let kind = e.kind();
+        match e.into_inner().map(|inner| inner.downcast::<HttpStatus>()) {
+            Some(Ok(s)) => FileError::Http {
+                status: s.status,
+                reason: s.reason,
+            },
+            Some(Err(other)) => FileError::Io(io::Error::new(kind, other)),
+            None => FileError::Io(kind.into()),
+        }
     }
 }
+
+/// An HTTP error status carried in an `io::Error` (the error type of
+/// `Storage`); it becomes `FileError::Http`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpStatus {
+    /// The status code.
+    pub status: u16,
+    /// Its reason phrase, empty if unknown.
+    pub reason: String,
+}
+
+impl fmt::Display for HttpStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HTTP {}", self.status)?;
+        if !self.reason.is_empty() {
+            write!(f, " {}", self.reason)?;
+        }
+        Ok(())
+    }
+}
+
+impl Error for HttpStatus {}
 
 /// What is wrong with a query to a `Tablebase`. Wrapped errors are the
 /// `source()`, not part of the message (see `FileError`).
@@ -202,6 +253,8 @@ pub enum ProbeError {
     },
     /// A distance was asked of WDL tables, which store outcomes only.
     WdlOnly,
+    /// Not an `http://` or `https://` URL of a table directory.
+    BadUrl(String),
     /// A table file is damaged or unreadable.
     File {
         /// The file.
@@ -257,6 +310,11 @@ impl fmt::Display for ProbeError {
             ProbeError::WdlOnly => f.write_str(
                 "these are WDL tables (outcomes only, no distances): ask for the \
                  outcome alone (probe_wdl), or open the distance tables",
+            ),
+            ProbeError::BadUrl(url) => write!(
+                f,
+                "`{url}` is not the URL of a table directory (like \
+                 `https://example.org/tables/` or `http://127.0.0.1:8080/tables`)"
             ),
             ProbeError::File { path, .. } => write!(f, "table {}", path.display()),
         }

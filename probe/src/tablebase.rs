@@ -18,7 +18,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 const SHARDS: usize = 16;
 
-/// The tables of one directory (or another `TableSource`), all solved under
+/// The tables of one directory (or another [`TableSource`]), all solved under
 /// the same rules.
 ///
 /// Opening a directory reads its listing and each file's 128-byte header,
@@ -26,6 +26,14 @@ const SHARDS: usize = 16;
 /// the table, then one block per cache miss. Every query takes `&self`, and
 /// the type is `Send + Sync`: share one `Tablebase` between threads. Decoded
 /// blocks are kept in a cache of bounded size (`with_cache_bytes`).
+///
+/// # Errors and panics
+/// Queries return a [`ProbeError`]: an invalid position
+/// (`InvalidPosition`, checked before anything is read), a sector without a
+/// table (`MissingSector`), a damaged or unreadable file (`File`, with the
+/// [`FileError`] inside). Nothing panics, whatever the position or the
+/// bytes of the files. A position whose player to move has already lost
+/// (fewer than three stones, or blocked) needs no table.
 ///
 /// # Files
 /// By default tables are read with positional reads (`pread`): a file
@@ -83,6 +91,60 @@ impl Tablebase {
     /// which becomes the tablebase's rules (the default rules if there is
     /// no table). A directory without tables opens; its probes answer
     /// `MissingSector` (except finished games).
+    ///
+    /// # Errors
+    /// [`ProbeError::Directory`] if the directory cannot be listed;
+    /// [`ProbeError::File`] for a table whose header is damaged, whose name
+    /// is not its sector's, or that is not a distance table;
+    /// [`ProbeError::MixedRules`] for tables solved under different rules.
+    ///
+    /// # Example
+    /// The directory here holds one table, 3 v 3, written as in the crate's
+    /// example; real ones are solved by `moulin solve`.
+    ///
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
+    /// #     use moulin_probe::{index::Indexer, value::HOLE};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     if rules.no_capture_limit.is_none() {
+    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
+    /// #     }
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::error::ProbeError;
+    /// use moulin_probe::{Rules, Sector, Tablebase};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), Rules::default())?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// assert_eq!(tb.rules(), Rules::default());
+    /// let sectors: Vec<Sector> = tb.sectors().map(|(s, _)| s).collect();
+    /// assert_eq!(sectors, [Sector::moving(3, 3)]);
+    ///
+    /// let missing = Tablebase::open(dir.path().join("missing"));
+    /// assert!(matches!(missing, Err(ProbeError::Directory { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
         Tablebase::from_source(crate::table::Directory::new(dir.as_ref()))
@@ -97,6 +159,9 @@ impl Tablebase {
     /// breaks memory safety (a truncated one crashes the process with
     /// SIGBUS). moulin's writer renames new files over old ones, which is
     /// fine; `cp` over a table or `rsync --inplace` are not.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::open`].
     #[cfg(not(target_arch = "wasm32"))]
     pub unsafe fn open_mapped(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
         // SAFETY: the caller's promise, passed on.
@@ -106,15 +171,103 @@ impl Tablebase {
     /// Lists the WDL tables (`*.mtw`, outcomes only) of a directory, like
     /// `open`. They answer `probe_wdl` and `wdl`; a question about distances
     /// is `ProbeError::WdlOnly`.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::open`], with the WDL tables in place of the
+    /// distance tables.
+    ///
+    /// # Example
+    /// `moulin solve` writes each WDL table beside its table; here the
+    /// 3 v 3 pair of the crate's example.
+    ///
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
+    /// #     use moulin_probe::{index::Indexer, value::HOLE};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     if rules.no_capture_limit.is_none() {
+    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
+    /// #     }
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::error::ProbeError;
+    /// use moulin_probe::{Position, Rules, Tablebase, Wdl};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), Rules::default())?;
+    /// let tb = Tablebase::open_wdl(dir.path())?;
+    /// assert!(tb.is_wdl());
+    /// // White flies g7-g1, closes a1-d1-g1 and leaves Black two stones.
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// assert_eq!(tb.probe_wdl(&pos)?, Wdl::Win);
+    /// assert!(matches!(tb.probe(&pos), Err(ProbeError::WdlOnly)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open_wdl(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
         Tablebase::from_source(crate::table::Directory::wdl(dir.as_ref()))
+    }
+
+    /// The tables of a remote set, `<url>/<sector>.mtb`, read by HTTP(S)
+    /// range requests (`moulin serve` serves a directory at
+    /// `http://host:port/tables/`): see `open_url_with`, here with the
+    /// default options (30 s timeouts, no disk cache).
+    #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
+    pub fn open_url(url: &str) -> Result<Tablebase, ProbeError> {
+        Tablebase::open_url_with(url, crate::table::RemoteOptions::default())
+    }
+
+    /// The WDL tables of a remote set, `<url>/<sector>.mtw`, like
+    /// `open_url` (they answer as those of `open_wdl`).
+    #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
+    pub fn open_url_wdl(url: &str) -> Result<Tablebase, ProbeError> {
+        Tablebase::open_url_with(url, crate::table::RemoteOptions::default().wdl(true))
+    }
+
+    /// The tables of a remote set with these options (timeouts, a disk
+    /// cache of blocks, WDL tables). Nothing is requested yet: a remote set
+    /// cannot be listed, so each table is asked for when a probe first needs
+    /// it, and a table the server does not have (404) is `MissingSector`, as
+    /// in a directory. Errors name the table's URL and, for an error status,
+    /// the status (`FileError::Http`); wrong bytes are caught by the header
+    /// and block checksums; a server that stops answering is an error after
+    /// the timeout. The rules are those of the first table read (ask for
+    /// some with `with_rules`).
+    #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
+    pub fn open_url_with(
+        url: &str,
+        options: crate::table::RemoteOptions,
+    ) -> Result<Tablebase, ProbeError> {
+        Tablebase::from_source(crate::table::HttpSource::new(url, &options)?)
     }
 
     /// A tablebase over any source of tables. A source that lists its tables
     /// has their headers read now (and the rules checked); one that cannot
     /// list (a web host) has each table looked for on first use, and takes
     /// its rules from the first table found.
+    ///
+    /// # Errors
+    /// Those of [`TableSource::sectors`]; for a source that lists its
+    /// tables, those of [`Tablebase::open`] for each header.
     pub fn from_source(source: impl TableSource + 'static) -> Result<Tablebase, ProbeError> {
         let name = PathBuf::from(source.describe());
         let wdl = source.wdl();
@@ -171,6 +324,9 @@ impl Tablebase {
     /// Asks for these rule options: an error if the tables were solved under
     /// others. Sets the rules of a directory without tables (and those a
     /// source that cannot list expects of its tables).
+    ///
+    /// # Errors
+    /// [`ProbeError::RulesMismatch`] if the tables' rules are others.
     pub fn with_rules(self, rules: Rules) -> Result<Tablebase, ProbeError> {
         match self.rules.get() {
             Some(&tables) if tables != rules => Err(ProbeError::RulesMismatch {
@@ -216,6 +372,10 @@ impl Tablebase {
     }
 
     /// The header of a sector's table.
+    ///
+    /// # Errors
+    /// [`ProbeError::MissingSector`] without a table of the sector;
+    /// [`ProbeError::File`] if a table first opened here is damaged.
     pub fn summary(&self, sector: Sector) -> Result<&TableSummary, ProbeError> {
         let entry = self.entry(sector)?;
         match &entry.summary {
@@ -224,20 +384,93 @@ impl Tablebase {
         }
     }
 
-    /// The file of a sector's table.
+    /// The file of a sector's table (its URL for a remote source).
+    ///
+    /// # Errors
+    /// [`ProbeError::MissingSector`] if the source has no place for the
+    /// sector's table (a directory that does not list it).
     pub fn path(&self, sector: Sector) -> Result<&Path, ProbeError> {
         Ok(&self.entry(sector)?.path)
     }
 
-    /// The outcome of a position for the player to move. Under the
-    /// no-capture rule: the value at counter 0 (see `probe_counter`), a
-    /// cursed win or blessed loss as a draw, the distance a DTC.
+    /// The outcome of a position for the player to move, with its distance
+    /// in turns. Under the no-capture rule: the value at counter 0 (see
+    /// [`Tablebase::probe_counter`]), a cursed win or blessed loss as a
+    /// draw, the distance a DTC.
+    ///
+    /// # Errors
+    /// [`ProbeError::InvalidPosition`] for a position that breaks the
+    /// rules' invariants ([`Position::validate`]; checked first, nothing
+    /// is read); [`ProbeError::MissingSector`] when the position's sector
+    /// has no table (a game already lost needs none);
+    /// [`ProbeError::WdlOnly`] on WDL tables; [`ProbeError::File`] for a
+    /// damaged or unreadable table.
+    ///
+    /// # Example
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
+    /// #     use moulin_probe::{index::Indexer, value::HOLE};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     if rules.no_capture_limit.is_none() {
+    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
+    /// #     }
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::error::ProbeError;
+    /// use moulin_probe::{Outcome, Position, Rules, Sector, Tablebase};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), Rules::default())?;
+    /// let tb = Tablebase::open(dir.path())?; // the 3 v 3 table of the crate's example
+    ///
+    /// // White flies g7-g1, closes a1-d1-g1 and leaves Black two stones.
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// assert_eq!(tb.probe(&pos)?, Outcome::Win(1));
+    ///
+    /// // Black to move with two stones has lost: no table is read.
+    /// let lost: Position = "W:a1,d1,g1 B:b2,d2 b".parse()?;
+    /// assert_eq!(tb.probe(&lost)?, Outcome::Loss(0));
+    ///
+    /// // No 4 v 3 table here.
+    /// let four: Position = "W:a1,d1,g7,d7 B:b2,d2,f6 w".parse()?;
+    /// let err = tb.probe(&four).unwrap_err();
+    /// assert!(matches!(err, ProbeError::MissingSector(s) if s == Sector::moving(4, 3)));
+    ///
+    /// // A position built by hand is checked: a1 of both colours.
+    /// let mut both = pos;
+    /// both.black |= both.white;
+    /// assert!(matches!(tb.probe(&both), Err(ProbeError::InvalidPosition(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe(&self, pos: &Position) -> Result<Outcome, ProbeError> {
         pos.validate()?;
         self.probe_valid(&pos.node())
     }
 
     /// The outcome of a position seen from the player to move.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe`].
     pub fn probe_node(&self, node: &Node) -> Result<Outcome, ProbeError> {
         Position::from_node(*node, node.side_by_hands()).validate()?;
         self.probe_valid(node)
@@ -261,6 +494,56 @@ impl Tablebase {
     /// The outcome of a position for the player to move, without distance:
     /// from WDL tables or from distance tables (under the no-capture rule,
     /// the value at counter 0, cursed wins and blessed losses as draws).
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe`], but never `WdlOnly`.
+    ///
+    /// # Example
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
+    /// #     use moulin_probe::{index::Indexer, value::HOLE};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     if rules.no_capture_limit.is_none() {
+    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
+    /// #     }
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::{Position, Rules, Tablebase, Wdl};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), Rules::default())?;
+    /// // The 3 v 3 table of the crate's example and its WDL table.
+    /// let wdl = Tablebase::open_wdl(dir.path())?;
+    /// let dtw = Tablebase::open(dir.path())?;
+    /// // White flies g7-g1, closes a1-d1-g1 and leaves Black two stones.
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// assert_eq!(wdl.probe_wdl(&pos)?, Wdl::Win);
+    /// assert_eq!(dtw.probe_wdl(&pos)?, Wdl::Win);
+    /// // Black to move with two stones has lost: no table is read.
+    /// let lost: Position = "W:a1,d1,g1 B:b2,d2 b".parse()?;
+    /// assert_eq!(wdl.probe_wdl(&lost)?, Wdl::Loss);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         pos.validate()?;
         let node = pos.node();
@@ -277,6 +560,11 @@ impl Tablebase {
 
     /// The outcome stored at a position's slot (not at a hole: a WDL table
     /// cannot tell one), from WDL or distance tables without the rule.
+    /// The slot is [`Indexer::index`] of the position.
+    ///
+    /// # Errors
+    /// [`ProbeError::MissingSector`], [`ProbeError::File`] (a slot past
+    /// the end of the table, a hole of a distance table, a damaged block).
     pub fn wdl(&self, sector: Sector, slot: u64) -> Result<Wdl, ProbeError> {
         let code = self.code(sector, slot)?;
         let value = if self.wdl {
@@ -323,7 +611,60 @@ impl Tablebase {
     /// `Rules::legal_moves`. Empty when the game is over.
     ///
     /// Under the no-capture rule: the moves at counter 0 (see
-    /// `probe_moves_counter`), cursed and blessed values as draws.
+    /// [`Tablebase::probe_moves_counter`]), cursed and blessed values as
+    /// draws.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe`], for the position and for each
+    /// position a move leads to.
+    ///
+    /// # Example
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
+    /// #     use moulin_probe::{index::Indexer, value::HOLE};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     if rules.no_capture_limit.is_none() {
+    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
+    /// #     }
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::{Outcome, Position, Rules, Tablebase};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), Rules::default())?;
+    /// let tb = Tablebase::open(dir.path())?; // the 3 v 3 table of the crate's example
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// let moves = tb.probe_moves(&pos)?;
+    /// // With three stones White flies: 3 stones to 18 free points, and
+    /// // g7-g1 closes a mill, once for each black stone it may remove.
+    /// assert_eq!(moves.len(), 3 * 18 - 1 + 3);
+    /// for (mv, outcome) in &moves {
+    ///     if mv.remove.is_some() {
+    ///         assert_eq!(*outcome, Outcome::Win(1)); // Black is left with two stones
+    ///     }
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Outcome)>, ProbeError> {
         pos.validate()?;
         if self.wdl {
@@ -350,7 +691,53 @@ impl Tablebase {
     }
 
     /// Every move that keeps the outcome optimal: the fastest wins, else any
-    /// draw, else the slowest losses. Empty when the game is over.
+    /// draw, else the slowest losses, in the order of
+    /// [`Rules::legal_moves`]. Empty when the game is over.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::probe_moves`].
+    ///
+    /// # Example
+    /// ```
+    /// # fn tiny_table(
+    /// #     dir: &std::path::Path,
+    /// #     rules: moulin_probe::Rules,
+    /// # ) -> Result<(), Box<dyn std::error::Error>> {
+    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
+    /// #     use moulin_probe::{index::Indexer, value::HOLE};
+    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
+    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
+    /// #     let (win, draw) = match rules.no_capture_limit {
+    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
+    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
+    /// #     };
+    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
+    /// #         .map(|slot| match ix.unindex(sector, slot) {
+    /// #             Some(node) if ix.index(&node) == slot => {
+    /// #                 let pos = Position::from_node(node, Side::White);
+    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
+    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
+    /// #             }
+    /// #             _ => HOLE,
+    /// #         })
+    /// #         .collect();
+    /// #     write_table(dir, sector, rules, &codes)?;
+    /// #     if rules.no_capture_limit.is_none() {
+    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
+    /// #     }
+    /// #     Ok(())
+    /// # }
+    /// use moulin_probe::{Position, Rules, Tablebase};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # tiny_table(dir.path(), Rules::default())?;
+    /// let tb = Tablebase::open(dir.path())?; // the 3 v 3 table of the crate's example
+    /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
+    /// // Closing the mill wins at once, whichever stone it removes.
+    /// let best: Vec<String> = tb.best_moves(&pos)?.iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(best, ["g7-g1xb2", "g7-g1xd2", "g7-g1xf6"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn best_moves(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
         let moves = self.probe_moves(pos)?;
         let best = moves.iter().map(|(_, o)| o.rank()).max();
@@ -362,6 +749,10 @@ impl Tablebase {
     }
 
     /// The stored code of a slot (`HOLE` for a hole), through the cache.
+    ///
+    /// # Errors
+    /// [`ProbeError::MissingSector`]; [`ProbeError::File`] for a slot past
+    /// the end of the table or a damaged block.
     pub fn code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
         let entry = self.entry(sector)?;
         let table = self.table(entry)?;
@@ -377,6 +768,10 @@ impl Tablebase {
 
     /// Every code of a sector's table, after checking the file's checksum
     /// (the solver reads finished sectors this way, the verifier too).
+    ///
+    /// # Errors
+    /// [`ProbeError::MissingSector`]; [`ProbeError::File`] for a damaged or
+    /// unreadable file.
     pub fn sector_values(&self, sector: Sector) -> Result<Vec<u16>, ProbeError> {
         let entry = self.entry(sector)?;
         self.table(entry)?
@@ -389,6 +784,10 @@ impl Tablebase {
 
     /// `sector_values` into `out`, which must have one element per slot
     /// of the table (`Table::decode_into`).
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::sector_values`]; [`ProbeError::File`] if `out`
+    /// does not have one element per slot.
     pub fn sector_values_into(&self, sector: Sector, out: &mut [u16]) -> Result<(), ProbeError> {
         let entry = self.entry(sector)?;
         self.table(entry)?
@@ -400,6 +799,10 @@ impl Tablebase {
     }
 
     /// Checks the checksum of a sector's whole file.
+    ///
+    /// # Errors
+    /// [`ProbeError::MissingSector`]; [`ProbeError::File`] with
+    /// [`FileError::ChecksumMismatch`] for a damaged file.
     pub fn check_checksum(&self, sector: Sector) -> Result<(), ProbeError> {
         let entry = self.entry(sector)?;
         self.table(entry)?

@@ -45,6 +45,8 @@
 //! the whole file.
 
 pub mod format;
+#[cfg(all(feature = "http", not(target_arch = "wasm32")))]
+pub mod http;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod lock;
 pub mod read;
@@ -53,6 +55,8 @@ pub mod storage;
 pub mod write;
 
 pub use format::{Counts, Encoding, TableSummary, INDEX_SCHEME, VERSION};
+#[cfg(all(feature = "http", not(target_arch = "wasm32")))]
+pub use http::{HttpSource, RemoteOptions};
 #[cfg(not(target_arch = "wasm32"))]
 pub use lock::DirectoryLock;
 pub use read::{Block, Table};

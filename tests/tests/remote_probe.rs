@@ -1,0 +1,518 @@
+//! `Tablebase::open_url`: a table set read over HTTP by range requests
+//! answers exactly what the same tables in a directory answer, through
+//! `moulin serve` and through a server in this test that can misbehave
+//! (flip a byte, stall, answer 500, ignore ranges); blocks kept in a disk
+//! cache are checked, used and bounded.
+
+use moulin_probe::error::chain;
+use moulin_probe::index::Indexer;
+use moulin_probe::table::RemoteOptions;
+use moulin_probe::{FileError, Outcome, Position, ProbeError, Sector, Side, Table, Tablebase};
+use moulin_tests::moulin;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn solved() -> &'static Path {
+    moulin_tests::solved(4)
+}
+
+/// How the test server misbehaves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Fault {
+    None,
+    /// Flips the byte at this offset of every file, in every reply that
+    /// holds it.
+    Flip(u64),
+    /// Sends half of every reply for a block, then stalls.
+    Stall,
+    /// Answers every request with 500.
+    Status500,
+    /// Answers every request with the whole file, status 200.
+    IgnoreRange,
+}
+
+/// A range server for a directory, in threads of this test; records the
+/// ranges asked for.
+struct TestServer {
+    url: String,
+    ranges: Arc<Mutex<Vec<(String, u64, u64)>>>,
+}
+
+impl TestServer {
+    fn start(dir: &Path, fault: Fault) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/tables", listener.local_addr().unwrap());
+        let ranges = Arc::new(Mutex::new(Vec::new()));
+        let (dir, log) = (dir.to_path_buf(), Arc::clone(&ranges));
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (dir, log) = (dir.clone(), Arc::clone(&log));
+                std::thread::spawn(move || serve_connection(stream, &dir, fault, &log));
+            }
+        });
+        TestServer { url, ranges }
+    }
+
+    fn block_requests(&self) -> usize {
+        let ranges = self.ranges.lock().unwrap();
+        ranges
+            .iter()
+            .filter(|(_, a, len)| is_block(*a, *len))
+            .count()
+    }
+}
+
+/// Whether a request is for a block: not the opening one (from 0), not the
+/// block index (from 128), not the 4-byte trailer marker.
+fn is_block(start: u64, len: u64) -> bool {
+    start != 0 && start != 128 && len != 4
+}
+
+fn serve_connection(
+    stream: TcpStream,
+    dir: &Path,
+    fault: Fault,
+    log: &Mutex<Vec<(String, u64, u64)>>,
+) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut stream = stream;
+    loop {
+        let mut request = String::new();
+        if reader.read_line(&mut request).unwrap_or(0) == 0 {
+            return;
+        }
+        let mut range = None;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            if line.trim().is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                if name.eq_ignore_ascii_case("range") {
+                    let (a, b) = value
+                        .trim()
+                        .strip_prefix("bytes=")
+                        .unwrap()
+                        .split_once('-')
+                        .unwrap();
+                    range = Some((a.parse::<u64>().unwrap(), b.parse::<u64>().unwrap()));
+                }
+            }
+        }
+        let path = request.split(' ').nth(1).unwrap_or("");
+        let name = path.strip_prefix("/tables/").unwrap_or("").to_string();
+        let write = |stream: &mut TcpStream, head: String, body: &[u8]| {
+            stream.write_all(head.as_bytes())?;
+            stream.write_all(body)
+        };
+        if fault == Fault::Status500 {
+            let body = b"broken";
+            let head = format!(
+                "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            );
+            if write(&mut stream, head, body).is_err() {
+                return;
+            }
+            continue;
+        }
+        let file = (!name.contains('/'))
+            .then(|| std::fs::read(dir.join(&name)).ok())
+            .flatten();
+        let Some(mut bytes) = file else {
+            let head = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".to_string();
+            if write(&mut stream, head, b"").is_err() {
+                return;
+            }
+            continue;
+        };
+        if let Fault::Flip(at) = fault {
+            if let Some(b) = bytes.get_mut(at as usize) {
+                *b ^= 0x20;
+            }
+        }
+        let total = bytes.len() as u64;
+        let cache = "ETag: \"v1\"\r\nCache-Control: public, max-age=31536000, immutable\r\nAccept-Ranges: bytes\r\n";
+        let (a, b) = range.unwrap_or((0, total - 1));
+        log.lock().unwrap().push((name, a, b + 1 - a));
+        if fault == Fault::IgnoreRange {
+            let head = format!("HTTP/1.1 200 OK\r\n{cache}Content-Length: {total}\r\n\r\n");
+            if write(&mut stream, head, &bytes).is_err() {
+                return;
+            }
+            continue;
+        }
+        let b = b.min(total - 1);
+        let body = &bytes[a as usize..=b as usize];
+        let head = format!(
+            "HTTP/1.1 206 Partial Content\r\n{cache}Content-Range: bytes {a}-{b}/{total}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        if fault == Fault::Stall && is_block(a, b + 1 - a) {
+            let _ = write(&mut stream, head, &body[..body.len() / 2]);
+            let _ = stream.flush();
+            std::thread::sleep(Duration::from_secs(30));
+            return;
+        }
+        if write(&mut stream, head, body).is_err() {
+            return;
+        }
+    }
+}
+
+/// A running `moulin serve --static-only`, stopped when dropped.
+struct MoulinServe {
+    child: Child,
+    url: String,
+    _web: tempfile::TempDir,
+}
+
+impl Drop for MoulinServe {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn moulin_serve(dir: &Path) -> MoulinServe {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), "<!doctype html>").unwrap();
+    std::fs::write(web.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
+    let mut child = moulin()
+        .args(["serve", "--port", "0", "--quiet", "--static-only", "--dir"])
+        .arg(dir)
+        .arg("--web")
+        .arg(web.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let root = line
+        .trim()
+        .strip_prefix("moulin serve: ")
+        .unwrap_or_else(|| panic!("first line: {line:?}"));
+    let url = format!("{}tables", root);
+    MoulinServe {
+        child,
+        url,
+        _web: web,
+    }
+}
+
+/// Seeded positions over every sector up to 4 stones a side, both sides
+/// to move, and some of 5 stones (no table in the set).
+fn positions(count: usize) -> Vec<Position> {
+    let ix = Indexer::get();
+    let sectors: Vec<Sector> = Sector::all(false)
+        .into_iter()
+        .filter(|s| s.stm_board.max(s.opp_board) <= 5)
+        .collect();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let sector = sectors[(next() % sectors.len() as u64) as usize];
+        let slot = next() % ix.slots(sector);
+        if let Some(node) = ix.unindex(sector, slot) {
+            let side = if next() % 2 == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            out.push(Position::from_node(node, side));
+        }
+    }
+    out
+}
+
+/// What a tablebase says of a position: its outcome and best moves, or
+/// the kind of error.
+fn answer(tb: &Tablebase, pos: &Position) -> Result<(Outcome, Vec<String>), String> {
+    let outcome = tb.probe(pos).map_err(kind)?;
+    let moves = tb.best_moves(pos).map_err(kind)?;
+    Ok((outcome, moves.iter().map(|m| m.to_string()).collect()))
+}
+
+fn kind(e: ProbeError) -> String {
+    match e {
+        ProbeError::MissingSector(s) => format!("missing {s}"),
+        other => chain(&other),
+    }
+}
+
+fn compare(remote: &Tablebase, local: &Tablebase, positions: &[Position]) -> (usize, usize) {
+    let (mut answered, mut missing) = (0, 0);
+    for pos in positions {
+        let expected = answer(local, pos);
+        let got = answer(remote, pos);
+        assert_eq!(got, expected, "{pos}");
+        match expected {
+            Ok(_) => answered += 1,
+            Err(e) => {
+                assert!(e.starts_with("missing "), "{pos}: {e}");
+                missing += 1;
+            }
+        }
+    }
+    (answered, missing)
+}
+
+#[test]
+fn answers_equal_the_directory_through_moulin_serve() {
+    let server = moulin_serve(solved());
+    let remote = Tablebase::open_url(&server.url).unwrap();
+    let local = Tablebase::open(solved()).unwrap();
+    let (answered, missing) = compare(&remote, &local, &positions(400));
+    // Both kinds occur: positions with a table and without.
+    assert!(answered > 100 && missing > 100, "{answered} {missing}");
+    assert_eq!(remote.rules(), local.rules());
+}
+
+#[test]
+fn answers_equal_the_directory_and_missing_tables_are_missing() {
+    // A set without 4v3: its positions are missing remotely as locally.
+    let dir = tempfile::tempdir().unwrap();
+    for item in std::fs::read_dir(solved()).unwrap() {
+        let path = item.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mtb") && !path.ends_with("4v3.mtb") {
+            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let server = TestServer::start(dir.path(), Fault::None);
+    // A small first request: the block index comes by a request of its own.
+    let options = RemoteOptions::default().first_request(1024);
+    let remote = Tablebase::open_url_with(&server.url, options).unwrap();
+    let local = Tablebase::open(dir.path()).unwrap();
+    let positions: Vec<Position> = positions(300);
+    compare(&remote, &local, &positions);
+    let pos: Position = "W:a1,d1,g1,a4 B:b2,d2,f2 w".parse().unwrap();
+    assert!(matches!(remote.probe(&pos), Err(ProbeError::MissingSector(s)) if s.name() == "4v3"));
+    // A WDL set read remotely answers the distance tables' outcomes.
+    let wdl = Tablebase::open_url_wdl(&TestServer::start(solved(), Fault::None).url).unwrap();
+    let full = Tablebase::open(solved()).unwrap();
+    for pos in positions.iter().take(100) {
+        match full.probe_wdl(pos) {
+            Ok(expected) => assert_eq!(wdl.probe_wdl(pos).unwrap(), expected, "{pos}"),
+            Err(_) => assert!(wdl.probe_wdl(pos).is_err()),
+        }
+    }
+    assert!(matches!(wdl.probe(&positions[0]), Err(ProbeError::WdlOnly)));
+}
+
+/// The table with most blocks, a byte in the middle of its data, and the
+/// block that holds it.
+fn damaged_block() -> (Sector, u64, u32, u32) {
+    let mut best: Option<(Sector, u32)> = None;
+    for item in std::fs::read_dir(solved()).unwrap() {
+        let path = item.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mtb") {
+            let table = Table::open(&path).unwrap();
+            if best.is_none_or(|(_, n)| table.summary().blocks > n) {
+                best = Some((table.sector(), table.summary().blocks));
+            }
+        }
+    }
+    let (sector, blocks) = best.unwrap();
+    assert!(blocks >= 3, "{sector} has {blocks} blocks");
+    let table = Table::open(&solved().join(format!("{}.mtb", sector.name()))).unwrap();
+    let (start, end, _) = table.block_range(blocks / 2).unwrap();
+    (
+        sector,
+        (start + end) / 2,
+        blocks / 2,
+        table.summary().block_slots,
+    )
+}
+
+#[test]
+fn a_flipped_byte_is_an_error_never_a_wrong_answer() {
+    let (sector, at, block, per_block) = damaged_block();
+    let server = TestServer::start(solved(), Fault::Flip(at));
+    let remote = Tablebase::open_url(&server.url).unwrap();
+    let local = Tablebase::open(solved()).unwrap();
+    // Every slot of the damaged block is an error naming the checksum.
+    let first = block as u64 * per_block as u64;
+    for slot in [first, first + per_block as u64 / 2] {
+        let err = remote.code(sector, slot).unwrap_err();
+        let text = chain(&err);
+        assert!(
+            matches!(
+                &err,
+                ProbeError::File {
+                    source: FileError::ChecksumMismatch { .. },
+                    ..
+                }
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("{}/{}.mtb", server.url, sector.name())),
+            "{text}"
+        );
+    }
+    // The blocks around it answer as the directory does.
+    for slot in [0, first.saturating_sub(1), first + per_block as u64] {
+        assert_eq!(
+            remote.code(sector, slot).unwrap(),
+            local.code(sector, slot).unwrap()
+        );
+    }
+}
+
+#[test]
+fn a_stalled_reply_is_an_error_within_the_timeout() {
+    let server = TestServer::start(solved(), Fault::Stall);
+    let options = RemoteOptions::default()
+        .timeout(Duration::from_secs(1))
+        .first_request(1024);
+    let remote = Tablebase::open_url_with(&server.url, options).unwrap();
+    let pos: Position = "W:a1,d1,g1,a4 B:b2,d2,f2,b4 w".parse().unwrap();
+    for _ in 0..2 {
+        let start = Instant::now();
+        let err = remote.probe(&pos).unwrap_err();
+        let took = start.elapsed();
+        assert!(took < Duration::from_secs(8), "{took:?}");
+        let text = chain(&err);
+        assert!(
+            text.contains("timed out") && text.contains("4v4.mtb"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn an_error_status_names_the_url_and_the_status() {
+    let server = TestServer::start(solved(), Fault::Status500);
+    let remote = Tablebase::open_url(&server.url).unwrap();
+    let pos: Position = "W:a1,d1,g1 B:b2,d2,f2 w".parse().unwrap();
+    let err = remote.probe(&pos).unwrap_err();
+    assert_eq!(
+        chain(&err),
+        format!(
+            "table {}/3v3.mtb: HTTP 500 Internal Server Error",
+            server.url
+        )
+    );
+    assert!(matches!(
+        err,
+        ProbeError::File {
+            source: FileError::Http { status: 500, .. },
+            ..
+        }
+    ));
+    // Nothing listens on a port just freed: an error naming the URL.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/tables");
+    let err = Tablebase::open_url(&url).unwrap().probe(&pos).unwrap_err();
+    assert!(
+        chain(&err).starts_with(&format!("table {url}/3v3.mtb: ")),
+        "{}",
+        chain(&err)
+    );
+    // Not a URL of tables.
+    for bad in ["ftp://example.org/tables", "http://", "/tmp/tables"] {
+        let err = Tablebase::open_url(bad).unwrap_err();
+        assert!(
+            matches!(err, ProbeError::BadUrl(_)) && err.to_string().contains(bad),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_server_that_ignores_ranges_is_refused_unless_the_file_is_small() {
+    // The test tables are small: sent whole, they are used whole.
+    let server = TestServer::start(solved(), Fault::IgnoreRange);
+    let remote = Tablebase::open_url(&server.url).unwrap();
+    let local = Tablebase::open(solved()).unwrap();
+    compare(&remote, &local, &positions(60));
+    // A large file sent whole is refused, not downloaded.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("3v3.mtb"), vec![0u8; 3 << 20]).unwrap();
+    let server = TestServer::start(dir.path(), Fault::IgnoreRange);
+    let pos: Position = "W:a1,d1,g1 B:b2,d2,f2 w".parse().unwrap();
+    let err = Tablebase::open_url(&server.url)
+        .unwrap()
+        .probe(&pos)
+        .unwrap_err();
+    let text = chain(&err);
+    assert!(
+        text.contains("ignores range requests") && text.contains("3v3.mtb"),
+        "{text}"
+    );
+}
+
+fn cache_files(dir: &Path) -> Vec<(PathBuf, u64)> {
+    let mut files = Vec::new();
+    for sub in std::fs::read_dir(dir).unwrap() {
+        for file in std::fs::read_dir(sub.unwrap().path()).unwrap() {
+            let file = file.unwrap();
+            files.push((file.path(), file.metadata().unwrap().len()));
+        }
+    }
+    files
+}
+
+#[test]
+fn the_disk_cache_is_used_checked_and_bounded() {
+    let cache = tempfile::tempdir().unwrap();
+    // A small first request: blocks come by requests of their own.
+    let options = RemoteOptions::default()
+        .first_request(1024)
+        .cache_dir(Some(cache.path().to_path_buf()));
+    let local = Tablebase::open(solved()).unwrap();
+    let positions = positions(150);
+    let server = TestServer::start(solved(), Fault::None);
+    let run = |options: &RemoteOptions| {
+        let remote = Tablebase::open_url_with(&server.url, options.clone()).unwrap();
+        compare(&remote, &local, &positions);
+        server.block_requests()
+    };
+
+    // Cold: each block fetched once, and kept.
+    let first = run(&options);
+    assert!(first > 20, "{first}");
+    let entries = cache_files(cache.path());
+    assert_eq!(entries.len(), first);
+    // Another tablebase (another process) fetches no block again.
+    assert_eq!(run(&options), first);
+    // Every entry damaged: none is believed, each is fetched again.
+    for (entry, _) in &entries {
+        let mut bytes = std::fs::read(entry).unwrap();
+        let n = bytes.len();
+        bytes[n - 1] ^= 0xFF;
+        std::fs::write(entry, bytes).unwrap();
+    }
+    assert_eq!(run(&options), 2 * first);
+    assert_eq!(run(&options), 2 * first);
+
+    // A bound of a third of what the blocks take: the cache stays under it.
+    let total: u64 = entries.iter().map(|e| e.1).sum();
+    let small = tempfile::tempdir().unwrap();
+    let bounded = options
+        .cache_dir(Some(small.path().to_path_buf()))
+        .cache_bytes(total / 3);
+    run(&bounded);
+    let kept: u64 = cache_files(small.path()).iter().map(|e| e.1).sum();
+    assert!(kept > 0 && kept <= total / 3, "{kept} of {total}");
+}
