@@ -5,7 +5,7 @@
 //! outcome without the rule against the reference's distances to win; and
 //! small facts read off the rule text.
 //!
-//! `cargo test --release -p moulin-tests --test counter_brute -- --nocapture`
+//! `cargo test --release -p moulin-tests --test e2e counter_brute:: -- --nocapture`
 //! prints the figures (per sector and limit: the five values and the longest
 //! DTC) while asserting them.
 

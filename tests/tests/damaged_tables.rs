@@ -29,16 +29,10 @@ fn run(args: &[&str], dir: &Path) -> Output {
     out
 }
 
-/// The tables up to four stones a side, solved once per test run.
+/// The tables up to four stones a side, solved once per test run (the
+/// same directory for every module that asks for them).
 fn solved() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let out = run(&["solve", "--max-stones", "4", "-q"], dir.path());
-        assert!(out.status.success(), "{}", text(&out));
-        dir
-    })
-    .path()
+    moulin_tests::solved(4)
 }
 
 fn copy_of(from: &Path) -> tempfile::TempDir {

@@ -10,7 +10,6 @@ use moulin_probe::value::HOLE;
 use moulin_probe::{Node, Outcome, Position, Rules, Sector, Side, Symmetries};
 use std::path::Path;
 use std::process::Output;
-use std::sync::OnceLock;
 
 use moulin_tests::{moulin, text};
 
@@ -21,17 +20,10 @@ fn run(args: &[&str]) -> Output {
     out
 }
 
-/// The tables up to four stones a side, solved once per test run.
+/// The tables up to four stones a side, solved once per test run (the
+/// same directory for every module that asks for them).
 fn solved() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path().to_str().unwrap();
-        let out = run(&["solve", "--dir", d, "--max-stones", "4", "-q"]);
-        assert!(out.status.success(), "{}", text(&out));
-        dir
-    })
-    .path()
+    moulin_tests::solved(4)
 }
 
 /// A fresh copy of the solved tables.
@@ -236,7 +228,10 @@ fn a_tampered_value_in_a_sector_pair_is_found() {
 
 #[test]
 fn tamper_refuses_bad_input_with_exit_2() {
-    let d = solved().to_str().unwrap();
+    // A copy: `tamper` takes the directory as a writer, and the solved
+    // tables are shared with modules that read them meanwhile.
+    let copy = copy_of_solved();
+    let d = copy.path().to_str().unwrap();
     let p = "W:a1,d1,g1 B:b2,d2,f2 w";
     for (args, reason) in [
         (vec![p, "win", "2"], "odd distance"),

@@ -1,5 +1,5 @@
 //! Synthetic tables for the table tests: deterministic codes per slot, holes
-//! exactly where the index has them. (Also compiled on its own: no tests.)
+//! exactly where the index has them.
 #![allow(dead_code)]
 
 use moulin_probe::index::Indexer;

@@ -2,7 +2,7 @@
 //! table's codes, read back slot by slot, through a `Tablebase` of `*.mtw`
 //! files, and refused where a table of the other kind belongs.
 
-mod table_synthetic;
+use crate::table_synthetic;
 
 use moulin_probe::error::{chain, FileError, ProbeError};
 use moulin_probe::table::{
@@ -63,11 +63,23 @@ fn check_wdl(s: Sector, codes: &[u16], options: &WriteOptions) {
 
 #[test]
 fn outcomes_read_back_in_any_block_size() {
+    outcomes_read_back_in_blocks_of(&[1000, 4097]);
+}
+
+/// Blocks of 1 and 3 bytes: a block per few slots (slow; run with
+/// `--ignored`).
+#[test]
+#[ignore]
+fn outcomes_read_back_in_tiny_blocks() {
+    outcomes_read_back_in_blocks_of(&[1, 3]);
+}
+
+fn outcomes_read_back_in_blocks_of(sizes: &[u32]) {
     for name in ["3v3", "2v2h7v7", "0v0h9v9", "3v3h6v6"] {
         let s = sector(name);
         let codes = values(s, 300, 21);
         check_wdl(s, &codes, &WriteOptions::default());
-        for block_bytes in [1, 3, 1000, 4097] {
+        for &block_bytes in sizes {
             let options = WriteOptions {
                 level: 3,
                 block_bytes,

@@ -1,6 +1,6 @@
 //! Tables written and read back: values, counts, encodings, blocks, files.
 
-mod table_synthetic;
+use crate::table_synthetic;
 
 use moulin_probe::error::FileError;
 use moulin_probe::index::{count_classes, count_positions, Indexer};

@@ -1,7 +1,7 @@
 //! Arbitrary bytes through the reader: errors, never panics, never a wrong
 //! value from a damaged valid table.
 
-mod table_synthetic;
+use crate::table_synthetic;
 
 use moulin_probe::table::{encode_table, Table, WriteOptions};
 use moulin_probe::{Rules, Sector};

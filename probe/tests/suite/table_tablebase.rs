@@ -1,7 +1,7 @@
 //! The `Tablebase` over synthetic tables: probes read the slot of the
 //! position, moves see their successors' values, errors name the problem.
 
-mod table_synthetic;
+use crate::table_synthetic;
 
 use moulin_probe::error::ProbeError;
 use moulin_probe::index::Indexer;

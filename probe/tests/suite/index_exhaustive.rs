@@ -186,12 +186,15 @@ fn three_v_four() {
     check_sector(Sector::moving(3, 4));
 }
 
+/// The largest sectors here (slow; run with `--ignored`).
 #[test]
+#[ignore]
 fn four_v_four() {
     check_sector(Sector::moving(4, 4));
 }
 
 #[test]
+#[ignore]
 fn five_v_three() {
     check_sector(Sector::moving(5, 3));
 }

@@ -1,0 +1,16 @@
+//! The probe's integration tests, one module per file of this directory,
+//! linked into one test binary. (`forged_allocation` and `fuzz_corpus` stay
+//! binaries of their own: each installs its own global allocator.)
+//!
+//! The exhaustive variants are `#[ignore]`d; `cargo test --release
+//! --workspace -- --include-ignored` runs them with the others (CI does).
+
+mod index_exhaustive;
+mod index_props;
+mod rules_props;
+mod table_fuzz;
+mod table_roundtrip;
+mod table_synthetic;
+mod table_tablebase;
+mod table_tamper;
+mod table_wdl;
