@@ -11,6 +11,8 @@
  * Every int-returning function returns MOULIN_OK (0) or a negative
  * MOULIN_ERR_* code; moulin_last_error() then says what was wrong.
  * A moulin_tablebase may be queried from several threads at once.
+ * moulin_open("https://host/tables") reads a remote table set (laid out
+ * as <url>/<sector>.mtb, as `moulin serve` serves it) by range requests.
  */
 
 #ifndef MOULIN_H
@@ -82,7 +84,8 @@
 #define MOULIN_ERR_DAMAGED_TABLE -5
 
 /**
- * Reading the directory or a table failed (permissions, no such directory).
+ * Reading the directory or a table failed (permissions, no such directory;
+ * for a remote set: an HTTP error status, a refused connection, a timeout).
  */
 #define MOULIN_ERR_IO -6
 
@@ -190,6 +193,15 @@ extern "C" {
  * `MOULIN_ERR_DAMAGED_TABLE` for a table whose header is damaged,
  * `MOULIN_ERR_RULES` for tables of mixed rules). Free with `moulin_close`.
  *
+ * `dir` may also be an `http://` or `https://` URL under which the tables
+ * lie as `<url>/<sector>.mtb` (`moulin serve --dir D` serves D at
+ * `http://host:port/tables`): they are read by range requests, each table
+ * when a probe first needs it (a table the server does not have is
+ * `MOULIN_ERR_MISSING_TABLE`, as in a directory). A server error, a
+ * refused connection or no answer within 30 seconds is `MOULIN_ERR_IO`,
+ * its message naming the URL and the HTTP status; wrong bytes are
+ * `MOULIN_ERR_DAMAGED_TABLE` (the checksums catch them).
+ *
  * # Safety
  * `dir` is NULL or points to a NUL-terminated string.
  */
@@ -203,8 +215,9 @@ struct moulin_tablebase *moulin_open(const char *dir);
  * rule); `moulin_probe`, `moulin_probe_counter`, `moulin_best_moves`,
  * `moulin_moves` and `moulin_moves_counter` fail with
  * `MOULIN_ERR_WDL_ONLY`. A directory without WDL tables opens, and its
- * probes fail with `MOULIN_ERR_MISSING_TABLE`. Errors and NULL as
- * `moulin_open`; free with `moulin_close`.
+ * probes fail with `MOULIN_ERR_MISSING_TABLE`. `dir` may be an `http://`
+ * or `https://` URL (`<url>/<sector>.mtw`), as for `moulin_open`. Errors
+ * and NULL as `moulin_open`; free with `moulin_close`.
  *
  * # Safety
  * `dir` is NULL or points to a NUL-terminated string.

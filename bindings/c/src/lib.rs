@@ -20,7 +20,6 @@ use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, 
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
 
 /// The player to move wins (`distance`: turns to the end, odd). The outcome
 /// codes `MOULIN_WIN`, `MOULIN_DRAW` and `MOULIN_LOSS` are also what
@@ -53,7 +52,8 @@ pub const MOULIN_ERR_POSITION: c_int = -3;
 pub const MOULIN_ERR_MISSING_TABLE: c_int = -4;
 /// A table file is damaged: truncated, bad checksum, not a table, wrong name.
 pub const MOULIN_ERR_DAMAGED_TABLE: c_int = -5;
-/// Reading the directory or a table failed (permissions, no such directory).
+/// Reading the directory or a table failed (permissions, no such directory;
+/// for a remote set: an HTTP error status, a refused connection, a timeout).
 pub const MOULIN_ERR_IO: c_int = -6;
 /// The caller's buffer is too small; the message says how many bytes (or
 /// moves) are needed.
@@ -163,7 +163,7 @@ fn probe_failure(error: ProbeError) -> Failure {
         ProbeError::InvalidPosition(_) => MOULIN_ERR_POSITION,
         ProbeError::Directory { .. } => MOULIN_ERR_IO,
         ProbeError::File {
-            source: FileError::Io(_),
+            source: FileError::Io(_) | FileError::Http { .. },
             ..
         } => MOULIN_ERR_IO,
         ProbeError::File { .. } => MOULIN_ERR_DAMAGED_TABLE,
@@ -307,11 +307,31 @@ fn counter_arg(counter: c_int) -> Result<u16, Failure> {
 /// `MOULIN_ERR_DAMAGED_TABLE` for a table whose header is damaged,
 /// `MOULIN_ERR_RULES` for tables of mixed rules). Free with `moulin_close`.
 ///
+/// `dir` may also be an `http://` or `https://` URL under which the tables
+/// lie as `<url>/<sector>.mtb` (`moulin serve --dir D` serves D at
+/// `http://host:port/tables`): they are read by range requests, each table
+/// when a probe first needs it (a table the server does not have is
+/// `MOULIN_ERR_MISSING_TABLE`, as in a directory). A server error, a
+/// refused connection or no answer within 30 seconds is `MOULIN_ERR_IO`,
+/// its message naming the URL and the HTTP status; wrong bytes are
+/// `MOULIN_ERR_DAMAGED_TABLE` (the checksums catch them).
+///
 /// # Safety
 /// `dir` is NULL or points to a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn moulin_open(dir: *const c_char) -> *mut moulin_tablebase {
-    open_with(dir, "tables", |d| Tablebase::open(d))
+    open_with(dir, "tables", |d| {
+        if is_url(d) {
+            Tablebase::open_url(d)
+        } else {
+            Tablebase::open(d)
+        }
+    })
+}
+
+/// Whether a `moulin_open` argument names a remote table set.
+fn is_url(dir: &str) -> bool {
+    dir.starts_with("http://") || dir.starts_with("https://")
 }
 
 /// Opens the WDL tables of a directory (`<sector>.mtw`, outcomes only, two
@@ -321,14 +341,21 @@ pub unsafe extern "C" fn moulin_open(dir: *const c_char) -> *mut moulin_tablebas
 /// rule); `moulin_probe`, `moulin_probe_counter`, `moulin_best_moves`,
 /// `moulin_moves` and `moulin_moves_counter` fail with
 /// `MOULIN_ERR_WDL_ONLY`. A directory without WDL tables opens, and its
-/// probes fail with `MOULIN_ERR_MISSING_TABLE`. Errors and NULL as
-/// `moulin_open`; free with `moulin_close`.
+/// probes fail with `MOULIN_ERR_MISSING_TABLE`. `dir` may be an `http://`
+/// or `https://` URL (`<url>/<sector>.mtw`), as for `moulin_open`. Errors
+/// and NULL as `moulin_open`; free with `moulin_close`.
 ///
 /// # Safety
 /// `dir` is NULL or points to a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn moulin_open_wdl(dir: *const c_char) -> *mut moulin_tablebase {
-    open_with(dir, "WDL tables", |d| Tablebase::open_wdl(d))
+    open_with(dir, "WDL tables", |d| {
+        if is_url(d) {
+            Tablebase::open_url_wdl(d)
+        } else {
+            Tablebase::open_wdl(d)
+        }
+    })
 }
 
 /// # Safety
@@ -336,12 +363,12 @@ pub unsafe extern "C" fn moulin_open_wdl(dir: *const c_char) -> *mut moulin_tabl
 unsafe fn open_with(
     dir: *const c_char,
     what: &str,
-    open: fn(&Path) -> Result<Tablebase, ProbeError>,
+    open: fn(&str) -> Result<Tablebase, ProbeError>,
 ) -> *mut moulin_tablebase {
     let mut handle = std::ptr::null_mut();
     guard(|| {
         let dir = text_arg(dir, "the directory")?;
-        let tables = open(Path::new(dir)).map_err(|e| {
+        let tables = open(dir).map_err(|e| {
             let Failure(code, message) = probe_failure(e);
             Failure(code, format!("cannot open the {what} in {dir}: {message}"))
         })?;

@@ -641,3 +641,77 @@ fn damaged_wdl_tables_give_error_codes() {
         assert!(codes.iter().all(|&code| code == -5), "{what}: {codes:?}");
     }
 }
+
+/// A running `moulin serve --static-only` of `dir`, stopped when dropped.
+struct Served {
+    child: std::process::Child,
+    url: String,
+    _web: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(dir: &Path) -> Served {
+    use std::io::BufRead;
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), "<!doctype html>").unwrap();
+    std::fs::write(web.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
+    let mut child = moulin()
+        .args(["serve", "--port", "0", "--quiet", "--static-only", "--dir"])
+        .arg(dir)
+        .arg("--web")
+        .arg(web.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let root = line
+        .trim()
+        .strip_prefix("moulin serve: ")
+        .unwrap_or_else(|| panic!("first line: {line:?}"));
+    Served {
+        child,
+        url: format!("{root}tables"),
+        _web: web,
+    }
+}
+
+#[test]
+fn moulin_open_of_a_url_reads_the_served_tables() {
+    let served = serve(solved());
+    let mut input = random_positions(21, 120, |r| {
+        let extra = u32::from(r.below(10) == 0);
+        (3 + r.below(3) as u32 + extra, 3 + r.below(3) as u32)
+    });
+    // A game lost by capture needs no table.
+    let lost: Position = "W:a1,d1 B:a7,d2,g4 w".parse().unwrap();
+    input.push_str(&format!("{lost}\n"));
+    let cli = cli_json(solved(), &input);
+    let c = c_json(Path::new(&served.url), &input);
+    let codes = compare(&json_lines(&c), &json_lines(&cli));
+    // Sectors the set lacks are missing tables, as in a directory.
+    assert!(
+        !codes.is_empty() && codes.iter().all(|&code| code == -4),
+        "{codes:?}"
+    );
+    // Nothing listens on a port just freed: MOULIN_ERR_IO naming the URL.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/tables");
+    let lines = json_lines(&c_json(Path::new(&url), "W:a1,d1,g1 B:b2,d2,f2 w\n"));
+    assert_eq!(lines[0]["code"], -6, "{}", lines[0]);
+    let message = lines[0]["error"].as_str().unwrap();
+    assert!(message.contains(&format!("{url}/3v3.mtb")), "{message}");
+}
