@@ -516,3 +516,56 @@ fn the_disk_cache_is_used_checked_and_bounded() {
     let kept: u64 = cache_files(small.path()).iter().map(|e| e.1).sum();
     assert!(kept > 0 && kept <= total / 3, "{kept} of {total}");
 }
+
+/// Positions of two different blocks of 4v3, the largest table.
+fn two_blocks() -> (Position, Position) {
+    let ix = Indexer::get();
+    let sector: Sector = "4v3".parse().unwrap();
+    let table = Table::open(&solved().join("4v3.mtb")).unwrap();
+    let per = table.summary().block_slots as u64;
+    assert!(table.summary().blocks >= 2);
+    let find = |from: u64| {
+        (from..from + per)
+            .find_map(|slot| ix.unindex(sector, slot))
+            .map(|node| Position::from_node(node, Side::White))
+            .unwrap()
+    };
+    (find(0), find(per))
+}
+
+#[test]
+fn a_probe_costs_few_requests_and_a_repeated_one_none() {
+    let (a, b) = two_blocks();
+    let server = TestServer::start(solved(), Fault::None);
+    let options = RemoteOptions::default().first_request(1024);
+    let tb = Tablebase::open_url_with(&server.url, options.clone()).unwrap();
+    let requests = || server.ranges.lock().unwrap().len();
+    tb.probe(&a).unwrap();
+    // The first request, the trailer, the rest of the block index if it
+    // goes past the first request's 1024 bytes, one block.
+    let blocks = Table::open(&solved().join("4v3.mtb"))
+        .unwrap()
+        .summary()
+        .blocks as usize;
+    let cold = 3 + usize::from(128 + 12 * blocks > 1024);
+    assert_eq!(requests(), cold);
+    tb.probe(&b).unwrap();
+    assert_eq!(requests(), cold + 1);
+    tb.probe(&a).unwrap();
+    tb.probe(&b).unwrap();
+    assert_eq!(requests(), cold + 1);
+
+    // Times through `moulin serve` (printed with --nocapture).
+    let served = moulin_serve(solved());
+    let start = Instant::now();
+    let tb = Tablebase::open_url_with(&served.url, options).unwrap();
+    tb.probe(&a).unwrap();
+    let cold = start.elapsed();
+    let start = Instant::now();
+    tb.probe(&b).unwrap();
+    let fresh = start.elapsed();
+    let start = Instant::now();
+    tb.probe(&b).unwrap();
+    let again = start.elapsed();
+    eprintln!("moulin serve: cold probe {cold:?}, a fresh position of an open table {fresh:?}, repeated {again:?}");
+}
