@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 use moulin_probe::error::chain;
+use moulin_probe::table::RemoteOptions;
 use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Rules, Tablebase};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -56,9 +57,10 @@ fn probe_error_in(error: ProbeError, prefix: &str) -> PyErr {
         | ProbeError::CounterOutOfRange { .. }
         | ProbeError::CounterInPlacement { .. } => PyValueError::new_err(text),
         ProbeError::File {
-            source: FileError::Io(_),
+            source: FileError::Io(_) | FileError::Http { .. },
             ..
         } => TableError::new_err(text),
+        ProbeError::BadUrl(_) => PyValueError::new_err(text),
         ProbeError::File { .. } => DamagedTableError::new_err(text),
         ProbeError::WdlOnly => WdlOnlyError::new_err(format!("{prefix}{WDL_ONLY}")),
         _ => TableError::new_err(text),
@@ -239,6 +241,31 @@ impl PyTablebase {
     }
 }
 
+/// The options of a remote table set, checked.
+fn remote_options(
+    wdl: bool,
+    cache_dir: Option<PathBuf>,
+    cache_bytes: Option<u64>,
+    timeout: Option<f64>,
+) -> PyResult<RemoteOptions> {
+    let mut options = RemoteOptions::default().wdl(wdl).cache_dir(cache_dir);
+    if let Some(bytes) = cache_bytes {
+        options = options.cache_bytes(bytes);
+    }
+    if let Some(seconds) = timeout {
+        let timeout = std::time::Duration::try_from_secs_f64(seconds)
+            .ok()
+            .filter(|t| !t.is_zero())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "timeout {seconds} is not a positive number of seconds"
+                ))
+            })?;
+        options = options.timeout(timeout);
+    }
+    Ok(options)
+}
+
 #[pymethods]
 impl PyTablebase {
     /// Opens the `*.mtb` tables of a directory, or with `wdl=True` its WDL
@@ -246,17 +273,42 @@ impl PyTablebase {
     /// `probe_wdl` alone (the other probes raise WdlOnlyError). TableError
     /// (an OSError) if the directory cannot be listed, DamagedTableError if
     /// a table's header is damaged.
+    ///
+    /// `path` may be an `http://` or `https://` URL under which the tables
+    /// lie as `<url>/<sector>.mtb` (as `moulin serve` serves them): read by
+    /// range requests, each table when first needed; `timeout` (seconds,
+    /// default 30) bounds connecting and each read, `cache_dir` keeps
+    /// fetched blocks on disk up to `cache_bytes` (default 1 GiB). A server
+    /// error or timeout raises TableError naming the URL and the status.
     #[new]
-    #[pyo3(signature = (path, *, wdl = false))]
-    fn new(py: Python<'_>, path: PathBuf, wdl: bool) -> PyResult<PyTablebase> {
+    #[pyo3(signature = (path, *, wdl = false, cache_dir = None, cache_bytes = None, timeout = None))]
+    fn new(
+        py: Python<'_>,
+        path: PathBuf,
+        wdl: bool,
+        cache_dir: Option<PathBuf>,
+        cache_bytes: Option<u64>,
+        timeout: Option<f64>,
+    ) -> PyResult<PyTablebase> {
         let what = if wdl { "WDL tables" } else { "tables" };
+        let url = path
+            .to_str()
+            .filter(|p| p.starts_with("http://") || p.starts_with("https://"));
+        let remote = match url {
+            Some(url) => Some((url, remote_options(wdl, cache_dir, cache_bytes, timeout)?)),
+            None if cache_dir.is_some() || cache_bytes.is_some() || timeout.is_some() => {
+                return Err(PyValueError::new_err(
+                    "cache_dir, cache_bytes and timeout are options of a remote table set \
+                     (an http:// or https:// URL), not of a directory",
+                ))
+            }
+            None => None,
+        };
         let tables = py
-            .detach(|| {
-                if wdl {
-                    Tablebase::open_wdl(&path)
-                } else {
-                    Tablebase::open(&path)
-                }
+            .detach(|| match remote {
+                Some((url, options)) => Tablebase::open_url_with(url, options),
+                None if wdl => Tablebase::open_wdl(&path),
+                None => Tablebase::open(&path),
             })
             .map_err(|e| {
                 probe_error_in(

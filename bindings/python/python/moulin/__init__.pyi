@@ -85,8 +85,27 @@ class Probe:
 class Tablebase:
     """The tables of one directory, shareable between threads (probes release the GIL)."""
 
-    def __init__(self, path: Union[str, "os.PathLike[str]"], *, wdl: bool = False) -> None:
+    def __init__(
+        self,
+        path: Union[str, "os.PathLike[str]"],
+        *,
+        wdl: bool = False,
+        cache_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+        cache_bytes: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> None:
         """Opens the ``*.mtb`` tables of a directory, or with ``wdl=True`` its WDL tables.
+
+        ``path`` may be an ``http://`` or ``https://`` URL under which the
+        tables lie as ``<url>/<sector>.mtb`` (``moulin serve --dir D`` serves
+        D at ``http://host:port/tables``): they are read by range requests,
+        each table when a probe first needs it; a table the server does not
+        have raises MissingTableError, as for a directory. ``timeout``
+        (seconds, default 30) bounds connecting and each read; ``cache_dir``
+        keeps fetched blocks on disk, at most ``cache_bytes`` (default 1 GiB)
+        of them. A server error or a timeout raises TableError naming the URL
+        and the HTTP status; wrong bytes raise DamagedTableError. These three
+        options are for URLs only (ValueError with a directory).
 
         WDL tables (``<sector>.mtw``, written by ``moulin solve`` beside the
         others) hold outcomes only, two bits a position: they answer
