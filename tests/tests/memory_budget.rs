@@ -1,12 +1,9 @@
 //! `moulin solve --memory`: under a budget far below what the solver would
 //! keep (4 MiB), finished sectors are dropped and read again from disk, and
 //! the tables are byte for byte those of a run without a budget, whatever
-//! the thread count; the peak memory the solver reports is lower.
-//!
-//! A test binary of its own, not a module of `e2e`: on Linux a child
-//! process's peak (`ru_maxrss`) starts at the peak of the process that
-//! started it, and `e2e` holds other modules' tables (its own peak would
-//! be reported for both runs).
+//! the thread count; the peak memory the solver reports is lower (its own
+//! high-water mark, not the peak of this test process, which a child's
+//! `ru_maxrss` would start from).
 
 use moulin_tests::{moulin, text};
 use std::collections::BTreeMap;

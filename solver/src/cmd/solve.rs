@@ -128,7 +128,11 @@ fn print_resources(dir: &std::path::Path) {
             _ => {}
         }
     }
-    if let Some((user, sys, peak_kib)) = crate::solve::record::cpu_usage() {
+    if let Some((user, sys, max_rss)) = crate::solve::record::cpu_usage() {
+        // The kernel's high-water mark of this program (`VmHWM`), which an
+        // exec starts afresh; `ru_maxrss` carries the parent's peak over
+        // when that was larger.
+        let peak_kib = crate::solve::memory::resident_kib().map_or(max_rss, |(_, peak)| peak);
         println!(
             "cpu: user {user:.1} s, sys {sys:.1} s; peak memory {:.1} MiB ({peak_kib} KiB)",
             peak_kib as f64 / 1024.0
