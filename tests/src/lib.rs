@@ -44,6 +44,21 @@ pub fn moulin() -> Command {
     Command::new(binary)
 }
 
+/// The address (`127.0.0.1:<port>`) that `moulin serve --port 0`, started
+/// as `child` with its standard output piped, prints on its first line.
+pub fn served_address(child: &mut std::process::Child) -> String {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.as_mut().expect("standard output piped"))
+        .read_line(&mut line)
+        .expect("moulin serve prints its address");
+    line.trim()
+        .strip_prefix("moulin serve: http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("first line: {line:?}"))
+        .to_string()
+}
+
 /// What a finished command printed: standard output, then standard error.
 pub fn text(out: &Output) -> String {
     format!(

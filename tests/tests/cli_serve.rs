@@ -94,16 +94,7 @@ fn serve_at(tables: &Path, web: &Path, extra: &[&str]) -> Server {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let address = line
-        .trim()
-        .strip_prefix("moulin serve: http://")
-        .and_then(|a| a.strip_suffix('/'))
-        .unwrap_or_else(|| panic!("first line: {line:?}"))
-        .to_string();
+    let address = moulin_tests::served_address(&mut child);
     assert!(address.starts_with("127.0.0.1:"), "{address}");
     Server { child, address }
 }

@@ -265,17 +265,9 @@ fn serve() -> Served {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let address = line
-        .trim()
-        .strip_prefix("moulin serve: ")
-        .unwrap_or_else(|| panic!("first line: {line:?}"))
-        .trim_end_matches('/');
+    let address = moulin_tests::served_address(&mut child);
     Served {
-        url: format!("{address}/tables"),
+        url: format!("http://{address}/tables"),
         child,
         _web: web,
     }

@@ -194,15 +194,7 @@ fn moulin_serve(dir: &Path) -> MoulinServe {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let root = line
-        .trim()
-        .strip_prefix("moulin serve: ")
-        .unwrap_or_else(|| panic!("first line: {line:?}"));
-    let url = format!("{}tables", root);
+    let url = format!("http://{}/tables", moulin_tests::served_address(&mut child));
     MoulinServe {
         child,
         url,

@@ -657,7 +657,6 @@ impl Drop for Served {
 }
 
 fn serve(dir: &Path) -> Served {
-    use std::io::BufRead;
     let web = tempfile::tempdir().unwrap();
     std::fs::write(web.path().join("index.html"), "<!doctype html>").unwrap();
     std::fs::write(web.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
@@ -670,17 +669,10 @@ fn serve(dir: &Path) -> Served {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let root = line
-        .trim()
-        .strip_prefix("moulin serve: ")
-        .unwrap_or_else(|| panic!("first line: {line:?}"));
+    let url = format!("http://{}/tables", moulin_tests::served_address(&mut child));
     Served {
         child,
-        url: format!("{root}tables"),
+        url,
         _web: web,
     }
 }
