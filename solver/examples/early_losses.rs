@@ -4,7 +4,7 @@
 //! move valued by `moulin::prove` over the tables of `dir`, until `budget`
 //! seconds have passed or `wanted` positions with a losing move were found.
 //!
-//! `cargo run --release --example early_losses -- data/tables 4 600 3`
+//! `cargo run --release --features studies --example early_losses -- data/tables 4 600 3`
 
 use moulin::prove::{Prover, Wdl};
 use moulin_probe::index::Indexer;

@@ -1,5 +1,5 @@
 //! Table size and write time at several zstd levels, for one solved sector:
-//! `cargo run --release --example levels -- <dir> <sector>`.
+//! `cargo run --release --features studies --example levels -- <dir> <sector>`.
 
 use moulin_probe::table::{encode_table, WriteOptions};
 use moulin_probe::{Sector, Tablebase};

@@ -9,7 +9,7 @@
 //!   side, and a loss in 0 is exactly a position where the mover has lost by
 //!   the rules (fewer than three stones, or no move).
 //!
-//! `cargo run --release --example perfect_play -- data/tables 200 12 400 1`
+//! `cargo run --release --features studies --example perfect_play -- data/tables 200 12 400 1`
 
 #[path = "common/splitmix.rs"]
 mod splitmix;

@@ -1,7 +1,7 @@
 //! What the placement pass holds beyond its result: reads the sectors one
 //! placement sector needs from DIR, then solves it and prints the peak
 //! resident memory above what was resident before, against the 2 bytes a
-//! slot of its codes: `cargo run --release --example placement_memory --
+//! slot of its codes: `cargo run --release --features studies --example placement_memory --
 //! DIR SECTOR` (Linux: resets the peak through `/proc/self/clear_refs`);
 //! then the same for writing its table and WDL table.
 use moulin::solve::memory::resident_kib;

@@ -7,7 +7,7 @@
 //! on any disagreement. Sectors go by stones in hand, fewest first, until
 //! `budget` seconds have passed.
 //!
-//! `cargo run --release --example placement_vs_prove -- data/tables data/moving-only 20 18 2 600`
+//! `cargo run --release --features studies --example placement_vs_prove -- data/tables data/moving-only 20 18 2 600`
 
 #[path = "common/splitmix.rs"]
 mod splitmix;

@@ -14,7 +14,7 @@
 //!   counter) stays drawn: no best move leads to a win or a loss, and the
 //!   game ends when the counter reaches `N` (or after `plies` plies).
 //!
-//! `cargo run --release --example rule_play -- DIR [games] [plies] [seed]`
+//! `cargo run --release --features studies --example rule_play -- DIR [games] [plies] [seed]`
 
 #[path = "common/splitmix.rs"]
 mod splitmix;

@@ -1,5 +1,5 @@
 //! Compares the values of the sectors two table directories both hold
-//! (whatever their compression): `cargo run --release --example same_values -- DIR1 DIR2`.
+//! (whatever their compression): `cargo run --release --features studies --example same_values -- DIR1 DIR2`.
 //! Exit code 1 if any value differs.
 
 use moulin_probe::Tablebase;

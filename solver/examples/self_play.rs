@@ -13,7 +13,7 @@
 //!   move drawn uniformly among `best_moves`), then every level 0..=5.
 //! - A game stops at the end or after `plies` plies (a draw by the limit).
 //!
-//! `cargo run --release --example self_play -- data/tables 200 120 1`
+//! `cargo run --release --features studies --example self_play -- data/tables 200 120 1`
 
 #[path = "common/splitmix.rs"]
 mod splitmix;

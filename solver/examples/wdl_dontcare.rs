@@ -1,6 +1,6 @@
 //! How much smaller WDL tables get when the values a probe can recover by a
 //! one-ply capture search are stored as whatever compresses best (Syzygy's
-//! "don't cares"): `cargo run --release --example wdl_dontcare -- DIR
+//! "don't cares"): `cargo run --release --features studies --example wdl_dontcare -- DIR
 //! SECTOR...`. A don't-care slot takes the value before it where that is no
 //! better than its own (a probe takes the better of the stored value and
 //! the best capture), else its own; levels 6 and 19, automatic blocks.

@@ -1,7 +1,7 @@
 //! How outcomes compress in three layouts before zstd: two bits a slot
 //! (the WDL tables), two bit planes (a bit a slot for wins, then one for
 //! losses) and a byte a slot, in blocks of 1 Mi and 4 Mi slots at levels 6
-//! and 19: `cargo run --release --example wdl_layouts -- DIR SECTOR...`.
+//! and 19: `cargo run --release --features studies --example wdl_layouts -- DIR SECTOR...`.
 use moulin_probe::{Outcome, Sector, Tablebase};
 
 fn main() {

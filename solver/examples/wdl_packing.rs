@@ -1,6 +1,6 @@
 //! How the outcomes of a table compress: two bits a slot (the WDL tables)
 //! against a byte a slot, by zstd level and block size (a measurement for
-//! the WDL format): `cargo run --release --example wdl_packing -- DIR
+//! the WDL format): `cargo run --release --features studies --example wdl_packing -- DIR
 //! SECTOR...` (`LEVELS="6 19"` and `BLOCKS_KIB="256 1024"` choose the
 //! settings tried; `WDL_ONLY=1` skips the byte-a-slot encoding).
 use moulin_probe::table::{encode_table, encode_wdl_table, Encoding, WriteOptions};

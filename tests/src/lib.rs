@@ -7,39 +7,28 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-/// A command running the `moulin` binary of the profile these tests were
-/// built with. Cargo builds a package's binary only for that package's own
-/// tests, so the first call builds it (same profile and target directory),
-/// which also keeps it from being stale.
+/// `target/<profile>`, the directory of the test binary's `deps/`.
+pub fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("path of the test binary");
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test binary lies in target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// A command running the `moulin` program: `moulin-e2e`, the solver's
+/// `main.rs` built by cargo beside this package's tests (same invocation,
+/// profile and features), so it is never stale and never built twice.
 pub fn moulin() -> Command {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     let binary = BINARY.get_or_init(|| {
-        let exe = std::env::current_exe().expect("path of the test binary");
-        // target/<profile>/deps/<test>-<hash>
-        let profile_dir = exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("the test binary lies in target/<profile>/deps");
-        let target_dir = profile_dir.parent().expect("target directory");
-        let profile = profile_dir.file_name().unwrap().to_str().unwrap();
-        let mut build = Command::new(option_env!("CARGO").unwrap_or("cargo"));
-        build
-            .args(["build", "--quiet", "-p", "moulin", "--bin", "moulin"])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        let status = build.status().expect("cargo runs");
-        assert!(status.success(), "building the moulin binary failed");
-        profile_dir.join(format!("moulin{}", std::env::consts::EXE_SUFFIX))
+        let binary = profile_dir().join(format!("moulin-e2e{}", std::env::consts::EXE_SUFFIX));
+        assert!(
+            binary.is_file(),
+            "{} is missing: cargo builds it with the tests of moulin-tests",
+            binary.display()
+        );
+        binary
     });
     Command::new(binary)
 }

@@ -3,12 +3,14 @@
 //! instead of once per file. Tables solved by `moulin_tests::solved` are
 //! shared by every module, so each size is solved once per run.
 //!
-//! The exhaustive and large variants are `#[ignore]`d; `cargo test --release
-//! --workspace -- --include-ignored` runs them with the others (CI does).
-//! One module: `cargo test --release -p moulin-tests --test e2e verify::`.
+//! The exhaustive and large variants are `#[ignore]`d; `cargo test
+//! -- --include-ignored` runs them with the others (CI does).
+//! One module: `cargo test -p moulin-tests --test e2e verify::`.
 
 mod advice;
 mod brute_reference;
+mod c_counter;
+mod c_programs;
 mod cli_basic;
 mod cli_prove;
 mod cli_review;

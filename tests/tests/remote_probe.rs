@@ -78,6 +78,9 @@ fn serve_connection(
     fault: Fault,
     log: &Mutex<Vec<(String, u64, u64)>>,
 ) {
+    // A head and a body written apart would wait on Nagle's algorithm and
+    // the client's delayed acknowledgement, 40 ms a reply.
+    stream.set_nodelay(true).unwrap();
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut stream = stream;
     loop {

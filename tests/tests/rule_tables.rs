@@ -123,17 +123,31 @@ fn stored_values_agree(rule: Rule) {
     assert!(counted[0] > 0 && counted[2] > 0, "{counted:?}");
 }
 
+// One limit each way in the default run; the ignored tests (CI runs them)
+// take the others: 1, 3, 10, 50 and 200 in all, flying on and off.
 #[test]
 fn stored_values_equal_the_reference_flying() {
-    for n in [1, 3, 10, 50, 200] {
-        stored_values_agree(Rule { n, flying: true });
-    }
+    stored_values_agree(Rule {
+        n: 10,
+        flying: true,
+    });
 }
 
 #[test]
 fn stored_values_equal_the_reference_no_flying() {
-    for n in [1, 3, 10, 50, 200] {
-        stored_values_agree(Rule { n, flying: false });
+    stored_values_agree(Rule {
+        n: 3,
+        flying: false,
+    });
+}
+
+#[test]
+#[ignore]
+fn stored_values_equal_the_reference_other_limits() {
+    for (flying, limits) in [(true, [1, 3, 50, 200]), (false, [1, 10, 50, 200])] {
+        for n in limits {
+            stored_values_agree(Rule { n, flying });
+        }
     }
 }
 
@@ -249,12 +263,16 @@ fn probe_counter_agrees_with_direct(flying: bool) {
     assert!(bad.is_empty(), "flying {flying}:\n{}", bad.join("\n"));
 }
 
+// Both ignored in the default run (CI runs them): the brute force over
+// every counter of 4 v 4 is the slowest check of the rule.
 #[test]
+#[ignore]
 fn every_counter_agrees_with_the_direct_values_flying() {
     probe_counter_agrees_with_direct(true);
 }
 
 #[test]
+#[ignore]
 fn every_counter_agrees_with_the_direct_values_no_flying() {
     probe_counter_agrees_with_direct(false);
 }

@@ -138,7 +138,10 @@ fn three_stone_sectors_match_with_flying() {
     compare(true, &SMALL, (0, 1), 97);
 }
 
+// Ignored in the default run (CI runs it): that run compares the game with
+// flying on half of 4 v 4; the ignored cases add the rest and no flying.
 #[test]
+#[ignore]
 fn three_stone_sectors_match_without_flying() {
     compare(false, &SMALL, (0, 1), 97);
 }
@@ -148,17 +151,24 @@ fn four_against_four_matches_with_flying_even() {
     compare(true, &[moving(4, 4)], (0, 2), 997);
 }
 
+// Ignored in the default run (CI runs it): that run compares the game with
+// flying on half of 4 v 4; the ignored cases add the rest and no flying.
 #[test]
+#[ignore]
 fn four_against_four_matches_with_flying_odd() {
     compare(true, &[moving(4, 4)], (1, 2), 997);
 }
 
+// Ignored in the default run (CI runs it): that run compares the game with
+// flying on half of 4 v 4; the ignored cases add the rest and no flying.
 #[test]
+#[ignore]
 fn four_against_four_matches_without_flying_even() {
     compare(false, &[moving(4, 4)], (0, 2), 997);
 }
 
 #[test]
+#[ignore]
 fn four_against_four_matches_without_flying_odd() {
     compare(false, &[moving(4, 4)], (1, 2), 997);
 }
@@ -204,7 +214,10 @@ fn placement_matches_with_flying() {
     compare(true, &placement_keys(true), (0, 1), 97);
 }
 
+// Ignored in the default run (CI runs it): that run compares the game with
+// flying on half of 4 v 4; the ignored cases add the rest and no flying.
 #[test]
+#[ignore]
 fn placement_matches_without_flying() {
     compare(false, &placement_keys(false), (0, 1), 97);
 }
@@ -214,7 +227,18 @@ fn placement_matches_without_flying() {
 /// those of the reference, which stores every position without symmetry.
 #[test]
 fn header_counts_equal_the_reference() {
-    for flying in [true, false] {
+    header_counts(true);
+}
+
+/// Without flying (ignored: CI runs it).
+#[test]
+#[ignore]
+fn header_counts_equal_the_reference_without_flying() {
+    header_counts(false);
+}
+
+fn header_counts(flying: bool) {
+    {
         let reference = reference(flying);
         let tb = &solved(flying).1;
         let mut sectors = 0;

@@ -2,8 +2,8 @@
 //! linked into one test binary. (`forged_allocation` and `fuzz_corpus` stay
 //! binaries of their own: each installs its own global allocator.)
 //!
-//! The exhaustive variants are `#[ignore]`d; `cargo test --release
-//! --workspace -- --include-ignored` runs them with the others (CI does).
+//! The exhaustive variants are `#[ignore]`d; `cargo test
+//! -- --include-ignored` runs them with the others (CI does).
 
 mod index_exhaustive;
 mod index_props;

@@ -63,19 +63,20 @@ fn check_wdl(s: Sector, codes: &[u16], options: &WriteOptions) {
 
 #[test]
 fn outcomes_read_back_in_any_block_size() {
-    outcomes_read_back_in_blocks_of(&[1000, 4097]);
+    outcomes_read_back_in_blocks_of(&["3v3", "2v2h7v7", "0v0h9v9"], &[4097]);
 }
 
-/// Blocks of 1 and 3 bytes: a block per few slots (slow; run with
-/// `--ignored`).
+/// Blocks of 1, 3 and 1000 bytes (a block per few slots), and a sector with
+/// stones in hand of 2.7 million slots (slow; run with `--ignored`).
 #[test]
 #[ignore]
 fn outcomes_read_back_in_tiny_blocks() {
-    outcomes_read_back_in_blocks_of(&[1, 3]);
+    outcomes_read_back_in_blocks_of(&["3v3", "2v2h7v7", "0v0h9v9"], &[1, 3, 1000]);
+    outcomes_read_back_in_blocks_of(&["3v3h6v6"], &[1, 3, 1000, 4097]);
 }
 
-fn outcomes_read_back_in_blocks_of(sizes: &[u32]) {
-    for name in ["3v3", "2v2h7v7", "0v0h9v9", "3v3h6v6"] {
+fn outcomes_read_back_in_blocks_of(names: &[&str], sizes: &[u32]) {
+    for &name in names {
         let s = sector(name);
         let codes = values(s, 300, 21);
         check_wdl(s, &codes, &WriteOptions::default());

@@ -1,5 +1,6 @@
 /*
- * conformance.c: the C ABI under test (run by tests/c_programs.rs).
+ * conformance.c: the C ABI under test (run by tests/tests/c_programs.rs at the
+ * root of the repository).
  *
  *   conformance json DIR < positions    one JSON line per position, in the
  *                                       shape of `moulin probe --json`

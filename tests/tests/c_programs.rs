@@ -13,46 +13,26 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+/// The C binding's crate, `bindings/c`: its header, examples and C tests.
 fn crate_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../bindings/c"))
 }
 
-/// `target/<profile>`, where this test binary's `deps/` lies.
-fn profile_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("path of the test binary");
-    exe.parent()
-        .and_then(|deps| deps.parent())
-        .expect("the test binary lies in target/<profile>/deps")
-        .to_path_buf()
-}
-
-/// The directory holding `libmoulin_c.a` and `libmoulin_c.so`, built (or
-/// brought up to date) once with this test's profile and target directory.
+/// The directory holding `libmoulin_c.a` and `libmoulin_c.so`: cargo builds
+/// them as this package's dependency on moulin-c, in the same invocation as
+/// this test, into `target/<profile>/deps`.
 fn library_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let profile_dir = profile_dir();
-        let profile = profile_dir.file_name().unwrap().to_str().unwrap();
-        let mut build = Command::new(option_env!("CARGO").unwrap_or("cargo"));
-        build
-            .args(["build", "--quiet", "-p", "moulin-c", "--lib"])
-            .arg("--target-dir")
-            .arg(profile_dir.parent().unwrap())
-            .current_dir(crate_dir());
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
+        let dir = moulin_tests::profile_dir().join("deps");
+        for name in ["libmoulin_c.a", "libmoulin_c.so"] {
+            assert!(
+                dir.join(name).is_file(),
+                "{} is missing: cargo builds it with the tests of moulin-tests",
+                dir.join(name).display()
+            );
         }
-        assert!(
-            build.status().expect("cargo runs").success(),
-            "building moulin-c failed"
-        );
-        profile_dir
+        dir
     })
 }
 
