@@ -48,6 +48,54 @@ pub fn served_address(child: &mut std::process::Child) -> String {
         .to_string()
 }
 
+/// A running `moulin serve --static-only` of a table directory (beside
+/// stand-in page files), stopped when dropped.
+pub struct ServedTables {
+    child: std::process::Child,
+    /// The tables' base URL, `http://127.0.0.1:<port>/tables`.
+    pub url: String,
+    _web: tempfile::TempDir,
+}
+
+impl Drop for ServedTables {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `moulin serve --static-only` on a free port for the tables of `dir`.
+pub fn serve_tables(dir: &std::path::Path) -> ServedTables {
+    let web = tempfile::tempdir().expect("temporary directory");
+    std::fs::write(web.path().join("index.html"), "<!doctype html>").unwrap();
+    std::fs::write(web.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
+    let mut child = moulin()
+        .args(["serve", "--port", "0", "--quiet", "--static-only", "--dir"])
+        .arg(dir)
+        .arg("--web")
+        .arg(web.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("moulin serve starts");
+    let url = format!("http://{}/tables", served_address(&mut child));
+    ServedTables {
+        child,
+        url,
+        _web: web,
+    }
+}
+
+/// A fresh temporary copy of the files of `from` (a table directory).
+pub fn copy_of(from: &std::path::Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for item in std::fs::read_dir(from).unwrap() {
+        let path = item.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
 /// What a finished command printed: standard output, then standard error.
 pub fn text(out: &Output) -> String {
     format!(

@@ -6,7 +6,7 @@
 //! against the CLI's outcomes from the distance tables.
 
 use moulin_probe::{Position, Side};
-use moulin_tests::{moulin, text};
+use moulin_tests::{copy_of, moulin, text};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -328,15 +328,6 @@ fn readme_c_example_runs() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
 }
 
-fn copy_of(from: &Path) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for item in std::fs::read_dir(from).unwrap() {
-        let path = item.unwrap().path();
-        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-    }
-    dir
-}
-
 /// Damaged tables: the library fails where the CLI fails, with
 /// `MOULIN_ERR_DAMAGED_TABLE`, and answers what the CLI answers elsewhere.
 #[test]
@@ -622,44 +613,9 @@ fn damaged_wdl_tables_give_error_codes() {
     }
 }
 
-/// A running `moulin serve --static-only` of `dir`, stopped when dropped.
-struct Served {
-    child: std::process::Child,
-    url: String,
-    _web: tempfile::TempDir,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(dir: &Path) -> Served {
-    let web = tempfile::tempdir().unwrap();
-    std::fs::write(web.path().join("index.html"), "<!doctype html>").unwrap();
-    std::fs::write(web.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
-    let mut child = moulin()
-        .args(["serve", "--port", "0", "--quiet", "--static-only", "--dir"])
-        .arg(dir)
-        .arg("--web")
-        .arg(web.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let url = format!("http://{}/tables", moulin_tests::served_address(&mut child));
-    Served {
-        child,
-        url,
-        _web: web,
-    }
-}
-
 #[test]
 fn moulin_open_of_a_url_reads_the_served_tables() {
-    let served = serve(solved());
+    let served = moulin_tests::serve_tables(solved());
     let mut input = random_positions(21, 120, |r| {
         let extra = u32::from(r.below(10) == 0);
         (3 + r.below(3) as u32 + extra, 3 + r.below(3) as u32)

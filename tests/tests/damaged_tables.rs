@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
-use moulin_tests::{moulin, text};
+use moulin_tests::{copy_of, moulin, text};
 
 /// Runs `moulin`; a panic (exit code 101) fails the test whatever the caller expects.
 fn run(args: &[&str], dir: &Path) -> Output {
@@ -33,15 +33,6 @@ fn run(args: &[&str], dir: &Path) -> Output {
 /// same directory for every module that asks for them).
 fn solved() -> &'static Path {
     moulin_tests::solved(4)
-}
-
-fn copy_of(from: &Path) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for item in std::fs::read_dir(from).unwrap() {
-        let path = item.unwrap().path();
-        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-    }
-    dir
 }
 
 /// The files of a directory and their bytes, the writers' lock file aside.

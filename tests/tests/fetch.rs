@@ -237,40 +237,9 @@ fn assert_same(dir: &Path, ext: &str) {
     assert!(files(dir, "part").is_empty(), "partial files left");
 }
 
-/// A `moulin serve --static-only` of the source (with stand-in page files),
-/// stopped when dropped.
-struct Served {
-    child: Child,
-    url: String,
-    _web: tempfile::TempDir,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve() -> Served {
-    let web = tempfile::tempdir().unwrap();
-    std::fs::write(web.path().join("index.html"), "<!doctype html>").unwrap();
-    std::fs::write(web.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
-    let mut child = moulin()
-        .args(["serve", "--static-only", "--port", "0", "--quiet", "--dir"])
-        .arg(source())
-        .arg("--web")
-        .arg(web.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let address = moulin_tests::served_address(&mut child);
-    Served {
-        url: format!("http://{address}/tables"),
-        child,
-        _web: web,
-    }
+/// A `moulin serve --static-only` of the source, stopped when dropped.
+fn serve() -> moulin_tests::ServedTables {
+    moulin_tests::serve_tables(source())
 }
 
 #[test]

@@ -8,11 +8,10 @@ use moulin_probe::error::chain;
 use moulin_probe::index::Indexer;
 use moulin_probe::table::RemoteOptions;
 use moulin_probe::{FileError, Outcome, Position, ProbeError, Sector, Side, Table, Tablebase};
-use moulin_tests::moulin;
+use moulin_tests::serve_tables;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -170,41 +169,6 @@ fn serve_connection(
     }
 }
 
-/// A running `moulin serve --static-only`, stopped when dropped.
-struct MoulinServe {
-    child: Child,
-    url: String,
-    _web: tempfile::TempDir,
-}
-
-impl Drop for MoulinServe {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn moulin_serve(dir: &Path) -> MoulinServe {
-    let web = tempfile::tempdir().unwrap();
-    std::fs::write(web.path().join("index.html"), "<!doctype html>").unwrap();
-    std::fs::write(web.path().join("moulin_wasm.wasm"), b"\0asm").unwrap();
-    let mut child = moulin()
-        .args(["serve", "--port", "0", "--quiet", "--static-only", "--dir"])
-        .arg(dir)
-        .arg("--web")
-        .arg(web.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let url = format!("http://{}/tables", moulin_tests::served_address(&mut child));
-    MoulinServe {
-        child,
-        url,
-        _web: web,
-    }
-}
-
 /// Seeded positions over every sector up to 4 stones a side, both sides
 /// to move, and some of 5 stones (no table in the set).
 fn positions(count: usize) -> Vec<Position> {
@@ -270,7 +234,7 @@ fn compare(remote: &Tablebase, local: &Tablebase, positions: &[Position]) -> (us
 
 #[test]
 fn answers_equal_the_directory_through_moulin_serve() {
-    let server = moulin_serve(solved());
+    let server = serve_tables(solved());
     let remote = Tablebase::open_url(&server.url).unwrap();
     let local = Tablebase::open(solved()).unwrap();
     let (answered, missing) = compare(&remote, &local, &positions(400));
@@ -551,7 +515,7 @@ fn a_probe_costs_few_requests_and_a_repeated_one_none() {
     assert_eq!(requests(), cold + 1);
 
     // Times through `moulin serve` (printed with --nocapture).
-    let served = moulin_serve(solved());
+    let served = serve_tables(solved());
     let start = Instant::now();
     let tb = Tablebase::open_url_with(&served.url, options).unwrap();
     tb.probe(&a).unwrap();

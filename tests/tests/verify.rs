@@ -28,12 +28,7 @@ fn solved() -> &'static Path {
 
 /// A fresh copy of the solved tables.
 fn copy_of_solved() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for item in std::fs::read_dir(solved()).unwrap() {
-        let path = item.unwrap().path();
-        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-    }
-    dir
+    moulin_tests::copy_of(solved())
 }
 
 fn values(dir: &Path, sector: Sector) -> Vec<u16> {
