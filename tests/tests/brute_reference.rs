@@ -179,37 +179,35 @@ fn capturing_the_third_stone_wins_in_one_without_flying() {
 }
 
 fn capturing_wins_in_one(flying: bool) {
-    {
-        let t = table(flying);
-        // Slide g4-g1 closes a1 d1 g1 (with or without flying).
-        let slide: Node = "W:a1,d1,g4 B:b6,d6,e4 w"
-            .parse::<Position>()
-            .unwrap()
-            .node();
-        assert_eq!(t.get(&slide), Some(Outcome::Win(1)));
-        let four: Node = "W:a1,d1,g4,c5 B:b6,d6,e4 w"
-            .parse::<Position>()
-            .unwrap()
-            .node();
-        assert_eq!(t.get(&four), Some(Outcome::Win(1)));
-        for key in [moving(3, 3), moving(4, 3)] {
-            for (i, us, them) in positions_by_us(key) {
-                let node = Node {
-                    us,
-                    them,
-                    us_hand: 0,
-                    them_hand: 0,
-                };
-                let mut captures = false;
-                brute::for_each_turn(&node, flying, |_, _, remove, _| {
-                    captures |= remove.is_some()
-                });
-                let value = Outcome::from_code(t.codes(key).unwrap()[i]).unwrap();
-                if captures {
-                    assert_eq!(value, Outcome::Win(1), "{}", text(&node));
-                } else if flying && key == moving(3, 3) {
-                    assert_ne!(value, Outcome::Win(1), "{}", text(&node));
-                }
+    let t = table(flying);
+    // Slide g4-g1 closes a1 d1 g1 (with or without flying).
+    let slide: Node = "W:a1,d1,g4 B:b6,d6,e4 w"
+        .parse::<Position>()
+        .unwrap()
+        .node();
+    assert_eq!(t.get(&slide), Some(Outcome::Win(1)));
+    let four: Node = "W:a1,d1,g4,c5 B:b6,d6,e4 w"
+        .parse::<Position>()
+        .unwrap()
+        .node();
+    assert_eq!(t.get(&four), Some(Outcome::Win(1)));
+    for key in [moving(3, 3), moving(4, 3)] {
+        for (i, us, them) in positions_by_us(key) {
+            let node = Node {
+                us,
+                them,
+                us_hand: 0,
+                them_hand: 0,
+            };
+            let mut captures = false;
+            brute::for_each_turn(&node, flying, |_, _, remove, _| {
+                captures |= remove.is_some()
+            });
+            let value = Outcome::from_code(t.codes(key).unwrap()[i]).unwrap();
+            if captures {
+                assert_eq!(value, Outcome::Win(1), "{}", text(&node));
+            } else if flying && key == moving(3, 3) {
+                assert_ne!(value, Outcome::Win(1), "{}", text(&node));
             }
         }
     }
@@ -307,45 +305,43 @@ fn placement_direct_recursion(flying: bool) {
             .unwrap()
     }
     let mut rng = Rng(3 + flying as u64);
-    {
-        let t = with_hands(flying);
-        let keys: Vec<Key> = t.keys().iter().copied().filter(|k| k.us_hand > 0).collect();
-        assert_eq!(keys.len(), 27);
-        for key in keys {
-            let codes = t.codes(key).unwrap();
-            let samples = match key.us_hand + key.them_hand {
-                1 | 2 => 300,
-                3 => 30,
-                4 => 3,
-                5 => 1,
-                _ => 0,
-            };
-            for _ in 0..samples.min(key.size()) {
-                let i = rng.below(key.size());
-                let (us, them) = key.pair(i);
-                let node = Node {
-                    us,
-                    them,
-                    us_hand: key.us_hand,
-                    them_hand: key.them_hand,
-                };
-                let stored = Outcome::from_code(codes[i]).unwrap();
-                assert_eq!(stored, direct(t, &node), "{} flying {flying}", text(&node));
-            }
-        }
-        // The whole 4-stone game from the empty board, White to move.
-        let start = Node {
-            us: 0,
-            them: 0,
-            us_hand: 4,
-            them_hand: 4,
+    let t = with_hands(flying);
+    let keys: Vec<Key> = t.keys().iter().copied().filter(|k| k.us_hand > 0).collect();
+    assert_eq!(keys.len(), 27);
+    for key in keys {
+        let codes = t.codes(key).unwrap();
+        let samples = match key.us_hand + key.them_hand {
+            1 | 2 => 300,
+            3 => 30,
+            4 => 3,
+            5 => 1,
+            _ => 0,
         };
-        eprintln!(
-            "4 stones each from the empty board, flying {flying}: {}",
-            t.value_with_hands(0, 0, 4, 4)
-        );
-        assert_eq!(t.get(&start), Some(t.one_ply(&start)));
+        for _ in 0..samples.min(key.size()) {
+            let i = rng.below(key.size());
+            let (us, them) = key.pair(i);
+            let node = Node {
+                us,
+                them,
+                us_hand: key.us_hand,
+                them_hand: key.them_hand,
+            };
+            let stored = Outcome::from_code(codes[i]).unwrap();
+            assert_eq!(stored, direct(t, &node), "{} flying {flying}", text(&node));
+        }
     }
+    // The whole 4-stone game from the empty board, White to move.
+    let start = Node {
+        us: 0,
+        them: 0,
+        us_hand: 4,
+        them_hand: 4,
+    };
+    eprintln!(
+        "4 stones each from the empty board, flying {flying}: {}",
+        t.value_with_hands(0, 0, 4, 4)
+    );
+    assert_eq!(t.get(&start), Some(t.one_ply(&start)));
 }
 
 #[test]
@@ -361,14 +357,12 @@ fn placement_values_are_a_fixpoint_without_flying() {
 }
 
 fn placement_fixpoint(flying: bool) {
-    {
-        let t = with_hands(flying);
-        let keys: Vec<(Key, usize)> = t
-            .keys()
-            .iter()
-            .filter(|k| k.us_hand > 0)
-            .map(|&k| (k, if k.size() > 5_000_000 { 4 } else { 1 }))
-            .collect();
-        check_fixpoint(t, &keys);
-    }
+    let t = with_hands(flying);
+    let keys: Vec<(Key, usize)> = t
+        .keys()
+        .iter()
+        .filter(|k| k.us_hand > 0)
+        .map(|&k| (k, if k.size() > 5_000_000 { 4 } else { 1 }))
+        .collect();
+    check_fixpoint(t, &keys);
 }

@@ -369,25 +369,23 @@ fn plain_recurrence(cases: &[(bool, u16)]) {
     let groups = small_groups();
     let g = Group::new(&groups[0]);
     for &(flying, n) in cases {
-        {
-            let rule = Rule { n, flying };
-            let lower = Solved::default();
-            let mut plain = Vec::new();
-            direct::naive_group(&g, rule, &lower, |c, values| {
-                plain.push((c, values.to_vec()))
-            });
-            let mut fast = Vec::new();
-            direct::group(&g, rule, &lower, |c, values, _, same_below| {
-                fast.push((c, values.to_vec()));
-                if same_below {
-                    for below in (0..c).rev() {
-                        fast.push((below, values.to_vec()));
-                    }
+        let rule = Rule { n, flying };
+        let lower = Solved::default();
+        let mut plain = Vec::new();
+        direct::naive_group(&g, rule, &lower, |c, values| {
+            plain.push((c, values.to_vec()))
+        });
+        let mut fast = Vec::new();
+        direct::group(&g, rule, &lower, |c, values, _, same_below| {
+            fast.push((c, values.to_vec()));
+            if same_below {
+                for below in (0..c).rev() {
+                    fast.push((below, values.to_vec()));
                 }
-            });
-            assert_eq!(plain.len(), n as usize);
-            assert!(plain == fast, "N {n} flying {flying}");
-        }
+            }
+        });
+        assert_eq!(plain.len(), n as usize);
+        assert!(plain == fast, "N {n} flying {flying}");
     }
 }
 
@@ -470,29 +468,27 @@ fn with_a_limit_of_one_only_the_next_turn_counts_without_flying() {
 }
 
 fn limit_of_one(flying: bool) {
-    {
-        let rule = Rule { n: 1, flying };
-        let groups = small_groups();
-        let solved = direct::solve(&groups, rule, |_, _, _, _, _| {});
-        let rules = Rules::with_flying(flying);
-        for key in [moving(3, 3), moving(4, 3)] {
-            let values = solved.sector(key).unwrap();
-            for (i, &v) in values.iter().enumerate() {
-                let (us, them) = key.pair(i);
-                let here = node(us, them);
-                let turns = probe_turns(&here, flying);
-                let want = if turns.is_empty() {
-                    Wdl::Loss
-                } else if turns
-                    .iter()
-                    .any(|(capture, next)| *capture || rules.is_lost(next))
-                {
-                    Wdl::Win
-                } else {
-                    Wdl::Draw
-                };
-                assert_eq!(v, want, "{} flying {flying}", text(us, them));
-            }
+    let rule = Rule { n: 1, flying };
+    let groups = small_groups();
+    let solved = direct::solve(&groups, rule, |_, _, _, _, _| {});
+    let rules = Rules::with_flying(flying);
+    for key in [moving(3, 3), moving(4, 3)] {
+        let values = solved.sector(key).unwrap();
+        for (i, &v) in values.iter().enumerate() {
+            let (us, them) = key.pair(i);
+            let here = node(us, them);
+            let turns = probe_turns(&here, flying);
+            let want = if turns.is_empty() {
+                Wdl::Loss
+            } else if turns
+                .iter()
+                .any(|(capture, next)| *capture || rules.is_lost(next))
+            {
+                Wdl::Win
+            } else {
+                Wdl::Draw
+            };
+            assert_eq!(v, want, "{} flying {flying}", text(us, them));
         }
     }
 }

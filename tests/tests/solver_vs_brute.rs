@@ -238,32 +238,30 @@ fn header_counts_equal_the_reference_without_flying() {
 }
 
 fn header_counts(flying: bool) {
-    {
-        let reference = reference(flying);
-        let tb = &solved(flying).1;
-        let mut sectors = 0;
-        for &key in reference.keys() {
-            if key.us_hand > 0 || key.them_hand > 0 {
-                continue;
-            }
-            let c = brute::counts(reference.codes(key).unwrap());
-            let sector = Sector {
-                stm_board: key.us,
-                opp_board: key.them,
-                stm_hand: 0,
-                opp_hand: 0,
-            };
-            let s = tb.summary(sector).unwrap();
-            let what = format!("{sector} flying {flying}");
-            assert_eq!(
-                (s.positions.win, s.positions.loss, s.positions.draw),
-                (c.wins, c.losses, c.draws),
-                "{what}"
-            );
-            assert_eq!(s.max_win, (c.wins > 0).then_some(c.max_win), "{what}");
-            assert_eq!(s.max_loss, (c.losses > 0).then_some(c.max_loss), "{what}");
-            sectors += 1;
+    let reference = reference(flying);
+    let tb = &solved(flying).1;
+    let mut sectors = 0;
+    for &key in reference.keys() {
+        if key.us_hand > 0 || key.them_hand > 0 {
+            continue;
         }
-        assert_eq!(sectors, 4, "3v3, 3v4, 4v3, 4v4");
+        let c = brute::counts(reference.codes(key).unwrap());
+        let sector = Sector {
+            stm_board: key.us,
+            opp_board: key.them,
+            stm_hand: 0,
+            opp_hand: 0,
+        };
+        let s = tb.summary(sector).unwrap();
+        let what = format!("{sector} flying {flying}");
+        assert_eq!(
+            (s.positions.win, s.positions.loss, s.positions.draw),
+            (c.wins, c.losses, c.draws),
+            "{what}"
+        );
+        assert_eq!(s.max_win, (c.wins > 0).then_some(c.max_win), "{what}");
+        assert_eq!(s.max_loss, (c.losses > 0).then_some(c.max_loss), "{what}");
+        sectors += 1;
     }
+    assert_eq!(sectors, 4, "3v3, 3v4, 4v3, 4v4");
 }
