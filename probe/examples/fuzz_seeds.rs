@@ -210,6 +210,7 @@ fn huge_sector(valid: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
         cursed_wins: 0,
         blessed_losses: 0,
         wdl: false,
+        play: None,
         encoding: Encoding::U8,
         block_slots,
         blocks,

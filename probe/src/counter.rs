@@ -251,7 +251,7 @@ impl Tablebase {
             return Ok(RuleOutcome::Loss(0));
         }
         let slot = Indexer::get().index(node);
-        let code = self.code(sector, slot)?;
+        let code = self.class_code(sector, slot)?;
         RuleOutcome::from_code(code).ok_or_else(|| self.hole(sector, slot))
     }
 }

@@ -130,6 +130,7 @@ pub mod counter;
 pub mod error;
 pub mod index;
 pub mod level;
+pub mod play;
 pub mod position;
 pub mod report;
 pub mod rules;

@@ -7,7 +7,7 @@ use crate::position::{Node, Position};
 use crate::rules::{Move, Rules};
 use crate::sector::Sector;
 use crate::table::read::read_summary;
-use crate::table::{Block, Storage, Table, TableSource, TableSummary};
+use crate::table::{Block, Storage, Table, TableKind, TableSource, TableSummary};
 use crate::value::{Outcome, Wdl};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -50,6 +50,10 @@ pub struct Tablebase {
     rules: OnceLock<Rules>,
     /// WDL tables (outcomes only) rather than distance tables.
     wdl: bool,
+    /// A play set: `tables` are its outcome tables, these its distance
+    /// tables of one side, and the other side's distances are rebuilt
+    /// (`crate::play`).
+    play: Option<Box<Tablebase>>,
     tables: BTreeMap<Sector, Entry>,
     cache: BlockCache,
 }
@@ -147,7 +151,98 @@ impl Tablebase {
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
-        Tablebase::from_source(crate::table::Directory::new(dir.as_ref()))
+        let dir = dir.as_ref();
+        let full = Tablebase::from_source(crate::table::Directory::new(dir))?;
+        if full.tables.is_empty() && has_play_set(dir) {
+            return Tablebase::open_play(dir);
+        }
+        Ok(full)
+    }
+
+    /// Opens a play set (`crate::play`): the outcome tables `*.mtw` and
+    /// win-distance tables `*.mtd` of a directory, as `moulin pack` writes
+    /// them. It answers every query of the distance tables, with the same
+    /// values. [`Tablebase::open`] opens a directory that holds a play set
+    /// and no distance tables this way.
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::open`]; [`ProbeError::File`] when a sector has
+    /// one of its two tables and not the other, or their headers disagree.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_play(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
+        use crate::table::Directory;
+        let dir = dir.as_ref();
+        let outcomes = Directory::of_kind(dir, TableKind::Outcomes);
+        let distances = Directory::of_kind(dir, TableKind::PlayDistances);
+        Tablebase::play_from_sources(outcomes, distances)
+    }
+
+    /// A play set over two sources: its outcome tables and its distance
+    /// tables (see [`Tablebase::open_play`]).
+    ///
+    /// # Errors
+    /// Those of [`Tablebase::from_source`] for each; [`ProbeError::File`]
+    /// when the sources list different sectors or their headers disagree.
+    pub fn play_from_sources(
+        outcomes: impl TableSource + 'static,
+        distances: impl TableSource + 'static,
+    ) -> Result<Tablebase, ProbeError> {
+        let mut tb = Tablebase::from_source(outcomes)?;
+        let distances = Tablebase::from_source(distances)?;
+        let sides: std::collections::BTreeSet<_> =
+            distances.sectors().filter_map(|(_, h)| h.play).collect();
+        if sides.len() > 1 {
+            return Err(ProbeError::File {
+                path: distances.name.clone(),
+                source: FileError::Corrupt(
+                    "distance tables of wins and of losses in one play set".into(),
+                ),
+            });
+        }
+        if tb.listed && distances.listed {
+            for (sector, entry) in &tb.tables {
+                let (Some(a), Ok(b)) = (entry.summary, distances.summary(*sector)) else {
+                    return Err(ProbeError::File {
+                        path: distances.source.location(*sector).into(),
+                        source: FileError::Io(std::io::ErrorKind::NotFound.into()),
+                    });
+                };
+                if !same_values(&a, b) {
+                    return Err(ProbeError::File {
+                        path: distances.source.location(*sector).into(),
+                        source: FileError::Corrupt(format!(
+                            "its header does not match the outcome table of {sector}"
+                        )),
+                    });
+                }
+            }
+            if let Some((sector, entry)) = distances
+                .tables
+                .iter()
+                .find(|(s, _)| !tb.tables.contains_key(s))
+            {
+                return Err(ProbeError::File {
+                    path: entry.path.clone(),
+                    source: FileError::Corrupt(format!("no outcome table of {sector} beside it")),
+                });
+            }
+            if let (Some(&a), Some(&b)) = (tb.rules.get(), distances.rules.get()) {
+                if a != b {
+                    return Err(ProbeError::MixedRules {
+                        path: distances.name.clone(),
+                        rules: b,
+                        others: a,
+                    });
+                }
+            }
+        }
+        tb.play = Some(Box::new(distances));
+        Ok(tb)
+    }
+
+    /// Whether this is a play set (outcome and win-distance tables).
+    pub fn is_play_set(&self) -> bool {
+        self.play.is_some()
     }
 
     /// Like `open`, but memory-maps each table on first use instead of
@@ -164,8 +259,21 @@ impl Tablebase {
     /// Those of [`Tablebase::open`].
     #[cfg(not(target_arch = "wasm32"))]
     pub unsafe fn open_mapped(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
+        use crate::table::Directory;
+        let dir = dir.as_ref();
         // SAFETY: the caller's promise, passed on.
-        Tablebase::from_source(unsafe { crate::table::Directory::mapped(dir.as_ref()) })
+        let full = Tablebase::from_source(unsafe { Directory::mapped(dir) })?;
+        if full.tables.is_empty() && has_play_set(dir) {
+            // SAFETY: as above.
+            let (outcomes, wins) = unsafe {
+                (
+                    Directory::of_kind(dir, TableKind::Outcomes).into_mapped(),
+                    Directory::of_kind(dir, TableKind::PlayDistances).into_mapped(),
+                )
+            };
+            return Tablebase::play_from_sources(outcomes, wins);
+        }
+        Ok(full)
     }
 
     /// Lists the WDL tables (`*.mtw`, outcomes only) of a directory, like
@@ -270,7 +378,8 @@ impl Tablebase {
     /// tables, those of [`Tablebase::open`] for each header.
     pub fn from_source(source: impl TableSource + 'static) -> Result<Tablebase, ProbeError> {
         let name = PathBuf::from(source.describe());
-        let wdl = source.wdl();
+        let kind = source.kind();
+        let wdl = kind == TableKind::Outcomes;
         let listing = source.sectors()?;
         let listed = listing.is_some();
         let rules = OnceLock::new();
@@ -280,7 +389,7 @@ impl Tablebase {
             let path = PathBuf::from(source.location(sector));
             let summary = if listed {
                 let summary =
-                    listed_summary(&source, sector, wdl).map_err(|source| ProbeError::File {
+                    listed_summary(&source, sector, kind).map_err(|source| ProbeError::File {
                         path: path.clone(),
                         source,
                     })?;
@@ -316,6 +425,7 @@ impl Tablebase {
             listed,
             rules,
             wdl,
+            play: None,
             tables,
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
         })
@@ -341,9 +451,16 @@ impl Tablebase {
         }
     }
 
-    /// Sets the memory budget for decoded blocks (0: no cache).
+    /// Sets the memory budget for decoded blocks (0: no cache); a play set
+    /// gives a quarter of it to its outcome tables.
     pub fn with_cache_bytes(mut self, bytes: usize) -> Tablebase {
-        self.cache = BlockCache::new(bytes);
+        match self.play.take() {
+            Some(play) => {
+                self.cache = BlockCache::new(bytes / 4);
+                self.play = Some(Box::new(play.with_cache_bytes(bytes - bytes / 4)));
+            }
+            None => self.cache = BlockCache::new(bytes),
+        }
         self
     }
 
@@ -353,9 +470,10 @@ impl Tablebase {
         self.rules.get().copied().unwrap_or_default()
     }
 
-    /// Whether these are WDL tables (outcomes only).
+    /// Whether these are WDL tables (outcomes only, without a play set's
+    /// distances).
     pub fn is_wdl(&self) -> bool {
-        self.wdl
+        self.wdl && self.play.is_none()
     }
 
     /// The directory of the tables (or the description of another source).
@@ -550,6 +668,7 @@ impl Tablebase {
         if !self.wdl {
             return Ok(self.probe_valid(&node)?.into());
         }
+        // WDL tables, or a play set's outcome tables.
         let sector = Sector::of(&node);
         let rules = self.rules_for(sector)?;
         if rules.is_lost(&node) {
@@ -566,8 +685,10 @@ impl Tablebase {
     /// [`ProbeError::MissingSector`], [`ProbeError::File`] (a slot past
     /// the end of the table, a hole of a distance table, a damaged block).
     pub fn wdl(&self, sector: Sector, slot: u64) -> Result<Wdl, ProbeError> {
-        let code = self.code(sector, slot)?;
-        let value = if self.wdl {
+        let code = self.stored_code(sector, slot)?;
+        let value = if self.wdl && self.rules().no_capture_limit.is_some() {
+            Wdl::from_rule_code(code)
+        } else if self.wdl {
             Wdl::from_code(code)
         } else if self.rules().no_capture_limit.is_some() {
             crate::value::RuleOutcome::from_code(code).map(|v| v.outcome().into())
@@ -578,7 +699,7 @@ impl Tablebase {
     }
 
     fn probe_valid(&self, node: &Node) -> Result<Outcome, ProbeError> {
-        if self.wdl {
+        if self.is_wdl() {
             return Err(ProbeError::WdlOnly);
         }
         let sector = Sector::of(node);
@@ -591,7 +712,7 @@ impl Tablebase {
             return Ok(Outcome::Loss(0));
         }
         let slot = Indexer::get().index(node);
-        let code = self.code(sector, slot)?;
+        let code = self.class_code(sector, slot)?;
         Outcome::from_code(code).ok_or_else(|| self.hole(sector, slot))
     }
 
@@ -667,7 +788,7 @@ impl Tablebase {
     /// ```
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Outcome)>, ProbeError> {
         pos.validate()?;
-        if self.wdl {
+        if self.is_wdl() {
             return Err(ProbeError::WdlOnly);
         }
         if self
@@ -748,12 +869,39 @@ impl Tablebase {
             .collect())
     }
 
-    /// The stored code of a slot (`HOLE` for a hole), through the cache.
+    /// The distance code of a slot (`HOLE` for a hole), through the cache:
+    /// the stored code, rebuilt from a play set's tables (`crate::play`);
+    /// the 2-bit (or five-valued) outcome of WDL tables.
     ///
     /// # Errors
     /// [`ProbeError::MissingSector`]; [`ProbeError::File`] for a slot past
     /// the end of the table or a damaged block.
     pub fn code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
+        if self.play.is_some() {
+            let slots = self.summary(sector)?.slots;
+            if slot < slots && !Indexer::get().is_canonical(sector, slot) {
+                return Ok(crate::value::HOLE);
+            }
+        }
+        self.class_code(sector, slot)
+    }
+
+    /// `code` of a slot known to hold a class (a probe's own slot).
+    pub(crate) fn class_code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
+        match &self.play {
+            Some(play) => {
+                let side = play.summary(sector)?.play.ok_or_else(|| ProbeError::File {
+                    path: play.path(sector).map(Path::to_path_buf).unwrap_or_default(),
+                    source: FileError::Corrupt("not a play set's distance table".into()),
+                })?;
+                self.play_code(play, side, sector, slot)
+            }
+            None => self.stored_code(sector, slot),
+        }
+    }
+
+    /// The code stored at a slot of this tablebase's own tables.
+    pub(crate) fn stored_code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
         let entry = self.entry(sector)?;
         let table = self.table(entry)?;
         let fail = |source| ProbeError::File {
@@ -773,6 +921,16 @@ impl Tablebase {
     /// [`ProbeError::MissingSector`]; [`ProbeError::File`] for a damaged or
     /// unreadable file.
     pub fn sector_values(&self, sector: Sector) -> Result<Vec<u16>, ProbeError> {
+        if self.play.is_some() {
+            let mut out = vec![0; self.summary(sector)?.slots as usize];
+            self.sector_values_into(sector, &mut out)?;
+            return Ok(out);
+        }
+        self.stored_sector(sector)
+    }
+
+    /// Every code of this tablebase's own table of a sector.
+    pub(crate) fn stored_sector(&self, sector: Sector) -> Result<Vec<u16>, ProbeError> {
         let entry = self.entry(sector)?;
         self.table(entry)?
             .decode_all()
@@ -789,6 +947,19 @@ impl Tablebase {
     /// Those of [`Tablebase::sector_values`]; [`ProbeError::File`] if `out`
     /// does not have one element per slot.
     pub fn sector_values_into(&self, sector: Sector, out: &mut [u16]) -> Result<(), ProbeError> {
+        if self.play.is_some() {
+            // Rebuilt slot by slot, as probes read them.
+            if out.len() as u64 != self.summary(sector)?.slots {
+                return Err(ProbeError::File {
+                    path: self.path(sector)?.to_path_buf(),
+                    source: FileError::Corrupt("a buffer of another length".into()),
+                });
+            }
+            for (slot, o) in out.iter_mut().enumerate() {
+                *o = self.code(sector, slot as u64)?;
+            }
+            return Ok(());
+        }
         let entry = self.entry(sector)?;
         self.table(entry)?
             .decode_into(out)
@@ -804,6 +975,9 @@ impl Tablebase {
     /// [`ProbeError::MissingSector`]; [`ProbeError::File`] with
     /// [`FileError::ChecksumMismatch`] for a damaged file.
     pub fn check_checksum(&self, sector: Sector) -> Result<(), ProbeError> {
+        if let Some(play) = &self.play {
+            play.check_checksum(sector)?;
+        }
         let entry = self.entry(sector)?;
         self.table(entry)?
             .check_checksum()
@@ -811,6 +985,10 @@ impl Tablebase {
                 path: entry.path.clone(),
                 source,
             })
+    }
+
+    fn kind(&self) -> TableKind {
+        self.source.kind()
     }
 
     fn entry(&self, sector: Sector) -> Result<&Entry, ProbeError> {
@@ -838,7 +1016,7 @@ impl Tablebase {
             return Err(ProbeError::MissingSector(entry.sector));
         };
         let table = Table::new(storage).map_err(fail)?;
-        check_kind(table.summary(), self.wdl).map_err(fail)?;
+        check_kind(table.summary(), self.kind()).map_err(fail)?;
         if table.sector() != entry.sector {
             return Err(fail(FileError::WrongSector {
                 file_name: entry.sector.name(),
@@ -872,13 +1050,13 @@ impl Tablebase {
 fn listed_summary(
     source: &dyn TableSource,
     sector: Sector,
-    wdl: bool,
+    kind: TableKind,
 ) -> Result<TableSummary, FileError> {
     let storage = source
         .open(sector)?
         .ok_or_else(|| FileError::Io(std::io::ErrorKind::NotFound.into()))?;
     let summary = read_summary(&*storage)?;
-    check_kind(&summary, wdl)?;
+    check_kind(&summary, kind)?;
     if summary.sector != sector {
         return Err(FileError::WrongSector {
             file_name: sector.name(),
@@ -888,18 +1066,37 @@ fn listed_summary(
     Ok(summary)
 }
 
-/// Errs if a table is a WDL table where a distance table is wanted, or the
-/// other way round.
-fn check_kind(summary: &TableSummary, wdl: bool) -> Result<(), FileError> {
-    let kind = |w: bool| if w { "a WDL table" } else { "a distance table" };
-    if summary.wdl != wdl {
+/// Errs if a table is of another kind than the one wanted (a WDL table
+/// where a distance table belongs, say).
+fn check_kind(summary: &TableSummary, kind: TableKind) -> Result<(), FileError> {
+    if summary.kind() != kind {
         return Err(FileError::Corrupt(format!(
             "the file is {}, where {} belongs",
-            kind(summary.wdl),
-            kind(wdl)
+            summary.kind().describe(),
+            kind.describe()
         )));
     }
     Ok(())
+}
+
+/// Whether two headers describe the values of the same distance table
+/// (a play set's outcome and win-distance tables must).
+fn same_values(a: &TableSummary, b: &TableSummary) -> bool {
+    (a.sector, a.rules, a.slots, a.classes, a.positions, a.holes)
+        == (b.sector, b.rules, b.slots, b.classes, b.positions, b.holes)
+        && (a.max_win, a.max_loss, a.cursed_wins, a.blessed_losses)
+            == (b.max_win, b.max_loss, b.cursed_wins, b.blessed_losses)
+}
+
+/// Whether a directory holds a play set's win-distance tables.
+#[cfg(not(target_arch = "wasm32"))]
+fn has_play_set(dir: &Path) -> bool {
+    let extension = TableKind::PlayDistances.extension();
+    std::fs::read_dir(dir).is_ok_and(|items| {
+        items
+            .flatten()
+            .any(|item| item.path().extension().is_some_and(|e| e == extension))
+    })
 }
 
 /// Decoded blocks, least recently used evicted first, in shards so that

@@ -261,6 +261,41 @@ impl RuleOutcome {
         }
     }
 
+    /// The outcome alone, as a rule outcome table stores it: 0 a draw, 1 a
+    /// win, 2 a loss, 3 a cursed win, 4 a blessed loss (the first three as
+    /// in a WDL table).
+    #[inline]
+    pub fn outcome_code(self) -> u16 {
+        match self {
+            RuleOutcome::Draw => 0,
+            RuleOutcome::Win(_) => 1,
+            RuleOutcome::Loss(_) => 2,
+            RuleOutcome::CursedWin(_) => 3,
+            RuleOutcome::BlessedLoss(_) => 4,
+        }
+    }
+
+    /// The value of an outcome code (`outcome_code`) with the distance
+    /// `d` (ignored for a draw); `None` for a code above 4.
+    #[inline]
+    pub fn from_outcome_code(code: u16, d: u16) -> Option<RuleOutcome> {
+        Some(match code {
+            0 => RuleOutcome::Draw,
+            1 => RuleOutcome::Win(d),
+            2 => RuleOutcome::Loss(d),
+            3 => RuleOutcome::CursedWin(d),
+            4 => RuleOutcome::BlessedLoss(d),
+            _ => return None,
+        })
+    }
+
+    /// Whether the player to move wins without the rule (a win or a cursed
+    /// win): the values whose distances a play set stores.
+    #[inline]
+    pub fn is_winning(self) -> bool {
+        matches!(self, RuleOutcome::Win(_) | RuleOutcome::CursedWin(_))
+    }
+
     /// Orders values from the mover's point of view: a higher rank is
     /// better (wins, then cursed wins, draws, blessed losses, losses; the
     /// shorter win and the longer loss first).
@@ -297,6 +332,16 @@ impl Wdl {
             1 => Some(Wdl::Win),
             2 => Some(Wdl::Loss),
             _ => None,
+        }
+    }
+
+    /// The value of a rule outcome table's code (`RuleOutcome::outcome_code`):
+    /// a cursed win or a blessed loss is a draw; `None` above 4.
+    #[inline]
+    pub fn from_rule_code(code: u16) -> Option<Wdl> {
+        match code {
+            3 | 4 => Some(Wdl::Draw),
+            c => Wdl::from_code(c),
         }
     }
 

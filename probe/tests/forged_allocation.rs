@@ -62,6 +62,7 @@ fn forged() -> Vec<u8> {
         cursed_wins: 0,
         blessed_losses: 0,
         wdl: false,
+        play: None,
         encoding: Encoding::U8,
         block_slots,
         blocks,

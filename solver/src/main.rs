@@ -42,6 +42,10 @@ enum Command {
     /// Write the WDL tables again from the tables, smaller (zstd level 19 in
     /// 256 KiB blocks by default); resumable.
     Wdl(cmd::wdl::Args),
+    /// Write a play set from the tables: outcome tables and the distances
+    /// of won positions only (about half the bytes, the same answers);
+    /// resumable.
+    Pack(cmd::pack::Args),
     /// Download a table set from an HTTP(S) host (such as `moulin serve`),
     /// checking every file's SHA-256; resumable.
     Fetch(cmd::fetch::Args),
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Wdl(a) => cmd::wdl::run(a),
+        Command::Pack(a) => cmd::pack::run(a),
         Command::Fetch(a) => cmd::fetch::run(a),
         Command::Tamper(a) => cmd::tamper::run(a),
     };

@@ -41,7 +41,7 @@ mod manifest;
 mod rule;
 mod sweep;
 
-use files::{check_wdl, list_tables, load, read_header, Listing, Loaded};
+use files::{check_wdl, list_tables, load, load_play, read_header, Listing, Loaded};
 use sweep::Sweep;
 
 pub use manifest::{manifest, ManifestEntry, MANIFEST_COLUMNS};
@@ -582,7 +582,18 @@ fn run(
         tables,
         problems,
         ignored,
+        play,
     } = list_tables(dir)?;
+    // A play set's values are rebuilt as a probe rebuilds them, then checked
+    // like a table's.
+    let play = match play {
+        true => Some(moulin_probe::Tablebase::open_play(dir)?),
+        false => None,
+    };
+    let load = |s: Sector| match &play {
+        Some(tb) => load_play(tb, s, pool),
+        None => load(&tables[&s], s),
+    };
     let headers: BTreeMap<Sector, Result<TableSummary, String>> = tables
         .iter()
         .map(|(&s, p)| (s, read_header(p, s)))
@@ -671,7 +682,7 @@ fn run(
         for &s in std::iter::once(&sector).chain(&successors) {
             if let Entry::Vacant(slot) = cache.entry(s) {
                 bar.set_message(format!("reading {s}"));
-                slot.insert(usable(s).and_then(|()| load(&tables[&s], s)));
+                slot.insert(usable(s).and_then(|()| load(s)));
             }
         }
         let mut check = ValueCheck::default();
@@ -703,7 +714,12 @@ fn run(
                         .problems
                         .extend(check.tally.header_disagreements(&own.summary));
                     let wdl_path = dir.join(format!("{}.{WDL_EXTENSION}", sector.name()));
-                    match check_wdl(&wdl_path, own) {
+                    // A play set's outcome tables were read to rebuild it.
+                    let wdl = match play {
+                        Some(_) => Ok(false),
+                        None => check_wdl(&wdl_path, own),
+                    };
+                    match wdl {
                         Ok(checked) => verdict.wdl_checked = checked,
                         Err(e) => verdict.problems.push(e),
                     }

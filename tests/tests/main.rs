@@ -22,6 +22,7 @@ mod damaged_tables;
 mod fetch;
 mod fuzz_parsers;
 mod memory_budget;
+mod play_set;
 mod prove_vs_brute;
 mod readme_example;
 mod remote_probe;

@@ -9,8 +9,12 @@ use crate::sector::Sector;
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"MOULINTB";
-/// The format version this crate writes and reads.
-pub const VERSION: u16 = 1;
+/// The newest format version this crate reads and writes. Distance tables
+/// and WDL tables without the rule are written in version 1, as they always
+/// were; a play set's win-distance tables (`FLAG_WINS`) and outcome tables
+/// under the no-capture rule (`Encoding::RuleOutcomes`) in version 2, which
+/// a reader of version 1 refuses by its version number.
+pub const VERSION: u16 = 2;
 /// Bytes of the fixed header.
 pub const HEADER_LEN: usize = 128;
 /// Bytes of one block index entry: end offset (u64) and CRC32 (u32).
@@ -31,6 +35,13 @@ const FLAG_NO_CAPTURE: u32 = 2;
 /// Rule flag bit 2: a WDL table, outcomes only (`Encoding::Wdl`), beside the
 /// distance table of the same sector and rules.
 const FLAG_WDL: u32 = 4;
+/// Rule flag bit 3: a play set's distance table of won positions: the
+/// distance of each position its mover wins (a win or, under the rule, a
+/// cursed win), any symbol elsewhere (see `crate::play`). Format version 2.
+const FLAG_WINS: u32 = 8;
+/// Rule flag bit 4: a play set's distance table of lost positions (a loss
+/// or, under the rule, a blessed loss), as bit 3. Format version 2.
+const FLAG_LOSSES: u32 = 16;
 /// Byte 23: the index scheme numbering the slots. 0 is the only one, the
 /// scheme of `index.rs` defined in `docs/format.md`; a reader refuses any
 /// other as an unsupported feature.
@@ -53,6 +64,65 @@ pub enum Encoding {
     /// holds the value of the slot before it (0 at the start of a block), as
     /// no probe reads it.
     Wdl,
+    /// Outcome tables under the no-capture rule: five outcomes
+    /// (`RuleOutcome::outcome_code`: 0 a draw, 1 a win, 2 a loss, 3 a cursed
+    /// win, 4 a blessed loss), three slots a byte (slot `3k + j` is the
+    /// digit `j` of byte `k` in base 5, so every byte is below 125); a hole
+    /// holds the value before it, as in `Wdl`. Format version 2.
+    RuleOutcomes,
+}
+
+/// What a table file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableKind {
+    /// Every position's value with its distance (`<sector>.mtb`).
+    Distances,
+    /// Outcomes only (`<sector>.mtw`): WDL tables without the rule, five
+    /// outcomes under it.
+    Outcomes,
+    /// A play set's distances (`<sector>.mtd`), beside its outcome tables:
+    /// those of the positions whose mover wins, or of those it loses
+    /// (`PlaySide`).
+    PlayDistances,
+}
+
+/// Which positions a play set's distance table holds the distances of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PlaySide {
+    /// Won positions (wins and cursed wins); losses are rebuilt by one ply.
+    Wins,
+    /// Lost positions (losses and blessed losses); wins are rebuilt.
+    Losses,
+}
+
+impl PlaySide {
+    /// `wins` or `losses`.
+    pub fn word(self) -> &'static str {
+        match self {
+            PlaySide::Wins => "wins",
+            PlaySide::Losses => "losses",
+        }
+    }
+}
+
+impl TableKind {
+    /// The file extension of the kind.
+    pub fn extension(self) -> &'static str {
+        match self {
+            TableKind::Distances => super::EXTENSION,
+            TableKind::Outcomes => super::WDL_EXTENSION,
+            TableKind::PlayDistances => super::PLAY_EXTENSION,
+        }
+    }
+
+    /// The kind in words, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TableKind::Distances => "a distance table",
+            TableKind::Outcomes => "an outcome (WDL) table",
+            TableKind::PlayDistances => "a play set's distance table",
+        }
+    }
 }
 
 impl Encoding {
@@ -61,7 +131,7 @@ impl Encoding {
         match self {
             Encoding::U8 => 1,
             Encoding::U16 | Encoding::U16Planes => 2,
-            Encoding::Wdl => 0,
+            Encoding::Wdl | Encoding::RuleOutcomes => 0,
         }
     }
 
@@ -69,6 +139,7 @@ impl Encoding {
     pub fn bytes_for(self, slots: u64) -> u64 {
         match self {
             Encoding::Wdl => slots.div_ceil(4),
+            Encoding::RuleOutcomes => slots.div_ceil(3),
             _ => slots * self.width() as u64,
         }
     }
@@ -77,6 +148,7 @@ impl Encoding {
     pub fn slots_in(self, bytes: u64) -> u64 {
         match self {
             Encoding::Wdl => bytes * 4,
+            Encoding::RuleOutcomes => bytes * 3,
             _ => bytes / self.width() as u64,
         }
     }
@@ -87,6 +159,7 @@ impl Encoding {
             Encoding::U16 => 1,
             Encoding::U16Planes => 2,
             Encoding::Wdl => 3,
+            Encoding::RuleOutcomes => 4,
         }
     }
 
@@ -96,6 +169,7 @@ impl Encoding {
             1 => Some(Encoding::U16),
             2 => Some(Encoding::U16Planes),
             3 => Some(Encoding::Wdl),
+            4 => Some(Encoding::RuleOutcomes),
             _ => None,
         }
     }
@@ -148,9 +222,14 @@ pub struct TableSummary {
     /// Under the no-capture rule, classes lost without the rule but drawn
     /// under it at counter 0 (counted among the draws); 0 without the rule.
     pub blessed_losses: u64,
-    /// A WDL table: outcomes only (`Encoding::Wdl`); the counts and longest
+    /// A WDL table: outcomes only (`Encoding::Wdl`, or
+    /// `Encoding::RuleOutcomes` under the rule); the counts and longest
     /// distances are those of the distance table it was written from.
     pub wdl: bool,
+    /// A play set's distance table: the side whose distances it holds
+    /// (`None` for other tables); the counts and longest distances are
+    /// those of the distance table it was written from.
+    pub play: Option<PlaySide>,
     /// Layout of the values.
     pub encoding: Encoding,
     /// Slots per block (the last block may be shorter).
@@ -164,6 +243,25 @@ pub struct TableSummary {
 }
 
 impl TableSummary {
+    /// What the file holds.
+    pub fn kind(&self) -> TableKind {
+        match (self.wdl, self.play) {
+            (true, _) => TableKind::Outcomes,
+            (false, Some(_)) => TableKind::PlayDistances,
+            (false, None) => TableKind::Distances,
+        }
+    }
+
+    /// The format version of the file: 2 for the kinds it introduced (a
+    /// play set's distance table, an outcome table under the rule), else 1.
+    pub fn version(&self) -> u16 {
+        if self.play.is_some() || (self.wdl && self.rules.no_capture_limit.is_some()) {
+            2
+        } else {
+            1
+        }
+    }
+
     /// Offset of the first compressed block.
     pub fn data_start(&self) -> u64 {
         HEADER_LEN as u64 + self.blocks as u64 * INDEX_ENTRY_LEN as u64
@@ -184,7 +282,7 @@ impl TableSummary {
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(&MAGIC);
-        h[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        h[8..10].copy_from_slice(&self.version().to_le_bytes());
         h[10..12].copy_from_slice(&(HEADER_LEN as u16).to_le_bytes());
         let mut flags = if self.rules.flying { FLAG_FLYING } else { 0 };
         if self.rules.no_capture_limit.is_some() {
@@ -192,6 +290,11 @@ impl TableSummary {
         }
         if self.wdl {
             flags |= FLAG_WDL;
+        }
+        match self.play {
+            Some(PlaySide::Wins) => flags |= FLAG_WINS,
+            Some(PlaySide::Losses) => flags |= FLAG_LOSSES,
+            None => {}
         }
         h[12..16].copy_from_slice(&flags.to_le_bytes());
         let s = self.sector;
@@ -250,7 +353,7 @@ impl TableSummary {
             });
         }
         let version = u16_at(bytes, 8);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(FileError::Version {
                 expected: VERSION,
                 got: version,
@@ -276,17 +379,25 @@ impl TableSummary {
             });
         }
         let summary = TableSummary::fields(h)?;
+        if summary.version() != version {
+            return Err(corrupt(format!(
+                "{} of format version {} says version {version}",
+                summary.kind().describe(),
+                summary.version()
+            )));
+        }
         summary.check()?;
         Ok(summary)
     }
 
     fn fields(h: &[u8]) -> Result<TableSummary, FileError> {
         let flags = u32_at(h, 12);
-        if flags & !(FLAG_FLYING | FLAG_NO_CAPTURE | FLAG_WDL) != 0 {
+        if flags & !(FLAG_FLYING | FLAG_NO_CAPTURE | FLAG_WDL | FLAG_WINS | FLAG_LOSSES) != 0 {
             // The header's CRC held: a newer writer's rule option, not damage.
             return Err(FileError::Unsupported(format!(
                 "rule flags {flags:#x} (this reader knows bit 0, flying, bit 1, \
-                 the no-capture rule, and bit 2, WDL tables)"
+                 the no-capture rule, bit 2, outcome tables, bits 3 and 4, a play set's \
+                 distance tables)"
             )));
         }
         if h[23] != INDEX_SCHEME {
@@ -296,9 +407,15 @@ impl TableSummary {
             )));
         }
         let wdl = flags & FLAG_WDL != 0;
-        if wdl && flags & FLAG_NO_CAPTURE != 0 {
-            return Err(FileError::Unsupported(
-                "a WDL table under the no-capture rule".into(),
+        let play = match (flags & FLAG_WINS != 0, flags & FLAG_LOSSES != 0) {
+            (false, false) => None,
+            (true, false) => Some(PlaySide::Wins),
+            (false, true) => Some(PlaySide::Losses),
+            (true, true) => return Err(corrupt("the distances of both wins and losses".into())),
+        };
+        if wdl && play.is_some() {
+            return Err(corrupt(
+                "both an outcome table and a play set's distance table".into(),
             ));
         }
         let rule = flags & FLAG_NO_CAPTURE != 0;
@@ -324,11 +441,25 @@ impl TableSummary {
         let encoding = Encoding::from_byte(h[21])
             .filter(|e| e.width() == h[20])
             .ok_or_else(|| corrupt(format!("unknown encoding {} of width {}", h[21], h[20])))?;
-        if wdl != (encoding == Encoding::Wdl) {
+        let fits = match encoding {
+            Encoding::Wdl => wdl && !rule,
+            Encoding::RuleOutcomes => wdl && rule,
+            Encoding::U8 | Encoding::U16 | Encoding::U16Planes => !wdl,
+        };
+        if !fits {
             return Err(corrupt(format!(
-                "encoding {} in a {} table",
+                "encoding {} in {}{}",
                 h[21],
-                if wdl { "WDL" } else { "distance" }
+                if wdl {
+                    "an outcome table"
+                } else {
+                    "a distance table"
+                },
+                if rule {
+                    " under the no-capture rule"
+                } else {
+                    ""
+                }
             )));
         }
         if h[22] != 0
@@ -346,6 +477,7 @@ impl TableSummary {
                 no_capture_limit: rule.then_some(limit),
             },
             wdl,
+            play,
             encoding,
             block_slots: u32_at(h, 24),
             blocks: u32_at(h, 28),
@@ -429,7 +561,11 @@ impl TableSummary {
             ));
         }
         let one_byte = if rule { 64 } else { 254 };
-        if self.encoding == Encoding::U8 && self.max_win.max(self.max_loss) >= Some(one_byte) {
+        // A win-distance table stores its own symbols (`crate::play`).
+        if self.play.is_none()
+            && self.encoding == Encoding::U8
+            && self.max_win.max(self.max_loss) >= Some(one_byte)
+        {
             return Err(corrupt("one-byte values with distances beyond 253".into()));
         }
         Ok(())

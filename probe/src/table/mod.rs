@@ -54,7 +54,7 @@ pub mod storage;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod write;
 
-pub use format::{Counts, Encoding, TableSummary, INDEX_SCHEME, VERSION};
+pub use format::{Counts, Encoding, PlaySide, TableKind, TableSummary, INDEX_SCHEME, VERSION};
 #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
 pub use http::{HttpSource, RemoteOptions};
 #[cfg(not(target_arch = "wasm32"))]
@@ -65,11 +65,14 @@ pub use storage::{Directory, Mapped, PositionalFile};
 pub use storage::{ReadHint, Storage, TableSource};
 #[cfg(not(target_arch = "wasm32"))]
 pub use write::{
-    encode_table, encode_wdl_table, table_path, wdl_table_path, write_table, write_table_with,
-    write_wdl_table_with, WriteOptions,
+    encode_table, encode_wdl_table, table_path, wdl_table_path, write_contents, write_table,
+    write_table_with, write_wdl_table_with, Contents, WriteOptions,
 };
 
 /// The extension of table files.
 pub const EXTENSION: &str = "mtb";
 /// The extension of WDL table files (outcomes only), beside the tables.
 pub const WDL_EXTENSION: &str = "mtw";
+/// The extension of a play set's distance tables, beside its outcome
+/// tables (`crate::play`).
+pub const PLAY_EXTENSION: &str = "mtd";

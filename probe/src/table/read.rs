@@ -96,6 +96,12 @@ impl Block {
                 }
                 Some(quarter(&self.bytes, i))
             }
+            Encoding::RuleOutcomes => {
+                if i >= self.slots {
+                    return None;
+                }
+                Some(fifth(&self.bytes, i))
+            }
             Encoding::U16 | Encoding::U16Planes => {
                 let b = self.bytes.get(2 * i..2 * i + 2)?;
                 Some(u16::from_le_bytes([b[0], b[1]]))
@@ -116,10 +122,10 @@ impl Block {
                 ),
                 None,
             ),
-            Encoding::Wdl => (
+            Encoding::Wdl | Encoding::RuleOutcomes => (
                 None,
                 None,
-                Some((0..self.slots).map(|i| quarter(&self.bytes, i))),
+                Some((0..self.slots).map(|i| self.code(i).unwrap_or(HOLE))),
             ),
         };
         bytes
@@ -149,6 +155,13 @@ impl Block {
 #[inline]
 fn quarter(bytes: &[u8], i: usize) -> u16 {
     (bytes[i / 4] >> (2 * (i % 4)) & 3) as u16
+}
+
+/// The base-5 digit of slot `i` of a rule outcome block.
+#[inline]
+fn fifth(bytes: &[u8], i: usize) -> u16 {
+    const POWERS: [u8; 3] = [1, 5, 25];
+    (bytes[i / 3] / POWERS[i % 3] % 5) as u16
 }
 
 #[inline]
@@ -489,6 +502,13 @@ fn decode_frame(s: &TableSummary, block: u32, frame: &[u8]) -> Result<Block, Fil
             }
             raw.into_boxed_slice()
         }
+        Encoding::RuleOutcomes => {
+            // Three base-5 digits make at most 124.
+            if raw.iter().any(|&b| b >= 125) {
+                return Err(corrupt(format!("block {block} holds a byte above 124")));
+            }
+            raw.into_boxed_slice()
+        }
         Encoding::U8 | Encoding::U16 => raw.into_boxed_slice(),
     };
     Ok(Block {
@@ -543,7 +563,7 @@ mod tests {
         assert!(matches!(
             Table::new(v),
             Err(FileError::Version {
-                expected: 1,
+                expected: 2,
                 got: 9
             })
         ));

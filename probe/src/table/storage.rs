@@ -9,6 +9,7 @@
 
 use crate::error::{FileError, ProbeError};
 use crate::sector::Sector;
+use crate::table::TableKind;
 use std::io;
 
 /// What a read is for.
@@ -110,7 +111,6 @@ pub use native::{Directory, Mapped, PositionalFile};
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use super::*;
-    use crate::table::{EXTENSION, WDL_EXTENSION};
     use std::fs::File;
     use std::path::{Path, PathBuf};
 
@@ -201,39 +201,48 @@ mod native {
     }
 
     /// The tables of a directory, `<dir>/<sector>.mtb` (or its WDL tables,
-    /// `<dir>/<sector>.mtw`).
+    /// `<dir>/<sector>.mtw`, or a play set's win-distance tables,
+    /// `<dir>/<sector>.mtd`).
     #[derive(Debug)]
     pub struct Directory {
         dir: PathBuf,
         mapped: bool,
-        wdl: bool,
+        kind: TableKind,
     }
 
     impl Directory {
         /// The tables of `dir`, read with positional reads.
         pub fn new(dir: impl Into<PathBuf>) -> Directory {
-            Directory {
-                dir: dir.into(),
-                mapped: false,
-                wdl: false,
-            }
+            Directory::of_kind(dir, TableKind::Distances)
         }
 
         /// The WDL tables of `dir` (`*.mtw`), read with positional reads.
         pub fn wdl(dir: impl Into<PathBuf>) -> Directory {
+            Directory::of_kind(dir, TableKind::Outcomes)
+        }
+
+        /// The tables of one kind of `dir`, read with positional reads.
+        pub fn of_kind(dir: impl Into<PathBuf>, kind: TableKind) -> Directory {
             Directory {
                 dir: dir.into(),
                 mapped: false,
-                wdl: true,
+                kind,
+            }
+        }
+
+        /// The same directory, memory-mapped.
+        ///
+        /// # Safety
+        /// As [`Directory::mapped`].
+        pub unsafe fn into_mapped(self) -> Directory {
+            Directory {
+                mapped: true,
+                ..self
             }
         }
 
         fn extension(&self) -> &'static str {
-            if self.wdl {
-                WDL_EXTENSION
-            } else {
-                EXTENSION
-            }
+            self.kind.extension()
         }
 
         /// The tables of `dir`, memory-mapped.
@@ -245,7 +254,7 @@ mod native {
             Directory {
                 dir: dir.into(),
                 mapped: true,
-                wdl: false,
+                kind: TableKind::Distances,
             }
         }
 
@@ -308,7 +317,11 @@ mod native {
         }
 
         fn wdl(&self) -> bool {
-            self.wdl
+            self.kind == TableKind::Outcomes
+        }
+
+        fn kind(&self) -> TableKind {
+            self.kind
         }
     }
 }
@@ -340,6 +353,16 @@ pub trait TableSource: Send + Sync {
     /// distance tables; a table of the other kind is refused.
     fn wdl(&self) -> bool {
         false
+    }
+
+    /// What the source's tables hold (by default: WDL tables if `wdl`,
+    /// else distance tables); a table of another kind is refused.
+    fn kind(&self) -> TableKind {
+        if self.wdl() {
+            TableKind::Outcomes
+        } else {
+            TableKind::Distances
+        }
     }
 }
 

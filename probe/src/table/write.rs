@@ -3,12 +3,13 @@
 //! renamed into place once synced.
 
 use super::format::{
-    Counts, Encoding, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
-    TRAILER_LEN,
+    Counts, Encoding, PlaySide, TableKind, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN,
+    MAX_BLOCK_BYTES, TRAILER_LEN,
 };
-use super::read::{block_crc, check_file_name};
+use super::read::{block_crc, check_file_name, Table};
 use crate::error::FileError;
 use crate::index::{count_positions, Indexer};
+use crate::play::{outcome_code, symbol};
 use crate::rules::Rules;
 use crate::sector::Sector;
 use crate::value::{Outcome, RuleOutcome, HOLE};
@@ -108,22 +109,19 @@ pub fn write_table_with(
     values: &[u16],
     options: &WriteOptions,
 ) -> Result<TableSummary, FileError> {
-    let target = table_path(path.as_ref(), sector);
-    write_file(&target, sector, |out| {
-        encode_to(out, sector, rules, values, options, false)
-    })
+    let what = Contents::Distances;
+    write_contents(path.as_ref(), what, sector, rules, values, options, false)
 }
 
 /// Writes the WDL table of `sector` (`<dir>/<sector>.mtw`, or the file
 /// `path`) from the codes of its distance table (`values` as for
 /// `write_table_with`): the outcome of each slot in two bits, the header's
-/// counts and longest distances those of `values`. Tables under the
-/// no-capture rule have no WDL table (`BadValues`): their outcome depends
-/// on the counter. `options.encoding` is ignored.
+/// counts and longest distances those of `values`. Under the no-capture
+/// rule: the five outcomes at counter 0 (`Encoding::RuleOutcomes`, format
+/// version 2). `options.encoding` is ignored.
 ///
 /// # Errors
-/// Those of [`write_table_with`], and [`FileError::BadValues`] under the
-/// no-capture rule.
+/// Those of [`write_table_with`].
 pub fn write_wdl_table_with(
     path: impl AsRef<Path>,
     sector: Sector,
@@ -131,17 +129,103 @@ pub fn write_wdl_table_with(
     values: &[u16],
     options: &WriteOptions,
 ) -> Result<TableSummary, FileError> {
-    let target = path_with(path.as_ref(), sector, super::WDL_EXTENSION);
-    write_file(&target, sector, |out| {
-        encode_to(out, sector, rules, values, options, true)
-    })
+    let what = Contents::Outcomes;
+    write_contents(path.as_ref(), what, sector, rules, values, options, false)
 }
 
-/// Writes `target` through a synced temporary file renamed into place.
+/// What a table file is written with, from a sector's distance codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Contents {
+    /// The codes themselves (`<sector>.mtb`).
+    Distances,
+    /// Their outcomes (`<sector>.mtw`).
+    Outcomes,
+    /// A play set's distances of one side (`<sector>.mtd`): the symbol of
+    /// each position of that side (`crate::play::symbol`), the symbol
+    /// before it at every other slot. Format version 2.
+    Play(PlaySide),
+}
+
+impl Contents {
+    /// The kind of file.
+    pub fn kind(self) -> TableKind {
+        match self {
+            Contents::Distances => TableKind::Distances,
+            Contents::Outcomes => TableKind::Outcomes,
+            Contents::Play(_) => TableKind::PlayDistances,
+        }
+    }
+
+    /// What the file holds for a distance code; `None`: nothing to check
+    /// (a hole, or a slot of the other side in a play set's table).
+    pub fn stored(self, rules: &Rules, code: u16) -> Option<u16> {
+        match self {
+            Contents::Distances => Some(code),
+            Contents::Outcomes => outcome_code(rules, code),
+            Contents::Play(side) => symbol(rules, side, code),
+        }
+    }
+}
+
+/// Writes a table of these contents at `path` (a directory or a file);
+/// with `read_back`, reads the new file back and compares it with
+/// `values` before it replaces anything (`moulin pack` does: it costs a
+/// decompression).
+pub fn write_contents(
+    path: &Path,
+    what: Contents,
+    sector: Sector,
+    rules: Rules,
+    values: &[u16],
+    options: &WriteOptions,
+    read_back: bool,
+) -> Result<TableSummary, FileError> {
+    let target = path_with(path, sector, what.kind().extension());
+    write_file(
+        &target,
+        sector,
+        |out| encode_to(out, sector, rules, values, options, what),
+        |tmp| match read_back {
+            true => compare_written(tmp, what, values),
+            false => Ok(()),
+        },
+    )
+}
+
+/// Reads a written file back and compares every slot it answers for with
+/// the codes it was written from.
+fn compare_written(path: &Path, what: Contents, values: &[u16]) -> Result<(), FileError> {
+    let table = Table::open(path)?;
+    table.check_checksum()?;
+    let rules = table.summary().rules;
+    let stored = table.decode_all()?;
+    let differs = |what: String| {
+        FileError::Corrupt(format!(
+            "read back, the new file differs from its source: {what}"
+        ))
+    };
+    if stored.len() != values.len() {
+        return Err(differs(format!(
+            "{} slots for {}",
+            stored.len(),
+            values.len()
+        )));
+    }
+    for (slot, (&got, &code)) in stored.iter().zip(values).enumerate() {
+        if let Some(want) = what.stored(&rules, code).filter(|&w| w != got) {
+            return Err(differs(format!("slot {slot} holds {got}, not {want}")));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `target` through a synced temporary file, checked by `check` and
+/// renamed into place.
 fn write_file(
     target: &Path,
     sector: Sector,
     encode: impl FnOnce(&mut BufWriter<&File>) -> Result<TableSummary, FileError>,
+    check: impl FnOnce(&Path) -> Result<(), FileError>,
 ) -> Result<TableSummary, FileError> {
     check_file_name(target, sector)?;
     let (tmp, file) = create_temporary(target)?;
@@ -151,6 +235,7 @@ fn write_file(
         out.flush()?;
         drop(out);
         file.sync_all()?;
+        check(&tmp)?;
         Ok(summary)
     })();
     drop(file);
@@ -222,7 +307,14 @@ pub fn encode_table(
     options: &WriteOptions,
 ) -> Result<Vec<u8>, FileError> {
     let mut out = Cursor::new(Vec::new());
-    encode_to(&mut out, sector, rules, values, options, false)?;
+    encode_to(
+        &mut out,
+        sector,
+        rules,
+        values,
+        options,
+        Contents::Distances,
+    )?;
     Ok(out.into_inner())
 }
 
@@ -234,7 +326,7 @@ pub fn encode_wdl_table(
     options: &WriteOptions,
 ) -> Result<Vec<u8>, FileError> {
     let mut out = Cursor::new(Vec::new());
-    encode_to(&mut out, sector, rules, values, options, true)?;
+    encode_to(&mut out, sector, rules, values, options, Contents::Outcomes)?;
     Ok(out.into_inner())
 }
 
@@ -400,6 +492,7 @@ fn summarize(
         cursed_wins,
         blessed_losses,
         wdl: false,
+        play: None,
         encoding: Encoding::U8,
         block_slots: 0,
         blocks: 0,
@@ -409,9 +502,22 @@ fn summarize(
     Ok((summary, max_code < u8::MAX as u16))
 }
 
-/// The bytes of a block before compression.
-fn raw_block(codes: &[u16], encoding: Encoding) -> Vec<u8> {
-    match encoding {
+/// The bytes of a block before compression. `codes` are always distance
+/// codes; an outcome or win-distance table takes what it stores from them.
+fn raw_block(codes: &[u16], s: &TableSummary) -> Vec<u8> {
+    if let Some(side) = s.play {
+        // A slot of the other side repeats the symbol before it.
+        let mut last = 0;
+        let symbols: Vec<u16> = codes
+            .iter()
+            .map(|&c| {
+                last = symbol(&s.rules, side, c).unwrap_or(last);
+                last
+            })
+            .collect();
+        return raw_block(&symbols, &TableSummary { play: None, ..*s });
+    }
+    match s.encoding {
         Encoding::U8 => codes
             .iter()
             .map(|&c| if c == HOLE { u8::MAX } else { c as u8 })
@@ -438,6 +544,16 @@ fn raw_block(codes: &[u16], encoding: Encoding) -> Vec<u8> {
             }
             raw
         }
+        Encoding::RuleOutcomes => {
+            // `codes` are rule codes; a hole repeats the value before it.
+            let mut raw = vec![0u8; codes.len().div_ceil(3)];
+            let mut last = 0u8;
+            for (i, &code) in codes.iter().enumerate() {
+                last = RuleOutcome::from_code(code).map_or(last, |v| v.outcome_code() as u8);
+                raw[i / 3] += last * [1, 5, 25][i % 3];
+            }
+            raw
+        }
     }
 }
 
@@ -447,19 +563,21 @@ fn encode_to<W: Write + Seek>(
     rules: Rules,
     values: &[u16],
     options: &WriteOptions,
-    wdl: bool,
+    what: Contents,
 ) -> Result<TableSummary, FileError> {
-    if wdl && rules.no_capture_limit.is_some() {
-        return Err(FileError::BadValues(
-            "no WDL table under the no-capture rule (the outcome depends on the counter)".into(),
-        ));
+    let (mut summary, mut fits_u8) = summarize(sector, rules, values, options.threads)?;
+    let wdl = what == Contents::Outcomes;
+    if let Contents::Play(side) = what {
+        summary.play = Some(side);
+        let most = values.iter().filter_map(|&c| symbol(&rules, side, c)).max();
+        fits_u8 = most.unwrap_or(0) < u8::MAX as u16;
     }
-    let (mut summary, fits_u8) = summarize(sector, rules, values, options.threads)?;
     let encoding = match options.encoding {
+        _ if wdl && rules.no_capture_limit.is_some() => Encoding::RuleOutcomes,
         _ if wdl => Encoding::Wdl,
         // A distance table is never written in the WDL encoding.
-        None | Some(Encoding::Wdl) if fits_u8 => Encoding::U8,
-        None | Some(Encoding::Wdl) => Encoding::U16Planes,
+        None | Some(Encoding::Wdl | Encoding::RuleOutcomes) if fits_u8 => Encoding::U8,
+        None | Some(Encoding::Wdl | Encoding::RuleOutcomes) => Encoding::U16Planes,
         Some(Encoding::U8) if !fits_u8 => {
             return Err(FileError::BadValues(
                 "one-byte encoding asked for, but some codes do not fit".into(),
@@ -467,16 +585,16 @@ fn encode_to<W: Write + Seek>(
         }
         Some(e) => e,
     };
+    summary.rules = rules;
+    summary.wdl = wdl;
+    summary.encoding = encoding;
     let block_bytes = match options.block_bytes {
-        0 => auto_block_bytes(values, encoding, options.level)?,
+        0 => auto_block_bytes(values, &summary, options.level)?,
         n => n.min(MAX_BLOCK_BYTES as u32),
     };
     let block_slots = (encoding.slots_in(block_bytes as u64) as u32).max(1);
     let blocks = u32::try_from(summary.slots.div_ceil(block_slots as u64))
         .map_err(|_| FileError::BadValues("too many blocks; use larger blocks".into()))?;
-    summary.rules = rules;
-    summary.wdl = wdl;
-    summary.encoding = encoding;
     summary.block_slots = block_slots;
     summary.blocks = blocks;
     summary.level = options.level;
@@ -524,9 +642,10 @@ fn compressor(level: i32) -> io::Result<zstd::bulk::Compressor<'static>> {
 /// `MAX_AUTO_BLOCK_BYTES` down to `MIN_AUTO_BLOCK_BYTES` whose blocks are
 /// expected to compress to at most `TARGET_COMPRESSED_BYTES`, judged from a
 /// few evenly spread blocks (the same values always give the same size).
-fn auto_block_bytes(values: &[u16], encoding: Encoding, level: i32) -> io::Result<u32> {
+fn auto_block_bytes(values: &[u16], summary: &TableSummary, level: i32) -> io::Result<u32> {
+    let encoding = summary.encoding;
     let largest = match encoding {
-        Encoding::Wdl => MAX_AUTO_WDL_BLOCK_BYTES,
+        Encoding::Wdl | Encoding::RuleOutcomes => MAX_AUTO_WDL_BLOCK_BYTES,
         _ => MAX_AUTO_BLOCK_BYTES,
     };
     let per = encoding.slots_in(largest as u64);
@@ -543,7 +662,7 @@ fn auto_block_bytes(values: &[u16], encoding: Encoding, level: i32) -> io::Resul
         let start = (block * per) as usize;
         let bytes = raw_block(
             &values[start..(start + per as usize).min(values.len())],
-            encoding,
+            summary,
         );
         raw += bytes.len() as u64;
         compressed += c.compress(&bytes)?.len() as u64;
@@ -578,10 +697,7 @@ fn compress_blocks(
     if threads <= 1 {
         let mut c = compressor()?;
         for block in 0..summary.blocks {
-            sink(
-                block,
-                c.compress(&raw_block(codes(block), summary.encoding))?,
-            )?;
+            sink(block, c.compress(&raw_block(codes(block), summary))?)?;
         }
         return Ok(());
     }
@@ -600,7 +716,7 @@ fn compress_blocks(
                     if block >= summary.blocks {
                         return;
                     }
-                    let frame = c.compress(&raw_block(codes(block), summary.encoding));
+                    let frame = c.compress(&raw_block(codes(block), summary));
                     if tx.send((block, frame)).is_err() {
                         return;
                     }

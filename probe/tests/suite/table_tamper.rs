@@ -3,7 +3,7 @@
 use crate::table_synthetic;
 
 use moulin_probe::error::{FileError, ProbeError};
-use moulin_probe::table::{encode_table, Table, WriteOptions};
+use moulin_probe::table::{encode_table, write_contents, Contents, PlaySide, Table, WriteOptions};
 use moulin_probe::{write_table, Rules, Sector, Tablebase};
 use table_synthetic::{chain, values};
 
@@ -79,29 +79,62 @@ fn magic_and_version_are_named() {
     other[0] = b'X';
     assert!(matches!(Table::new(other), Err(FileError::BadMagic)));
     let mut future = bytes.clone();
-    future[8] = 2;
+    future[8] = 3;
     let err = Table::new(future).err().unwrap();
     assert!(
         matches!(
             err,
             FileError::Version {
-                expected: 1,
-                got: 2
+                expected: 2,
+                got: 3
             }
         ),
         "{err}"
     );
     assert!(err.to_string().contains("unsupported"), "{err}");
-    assert!(err.to_string().contains("version 2"), "{err}");
+    assert!(err.to_string().contains("version 3"), "{err}");
+    // A distance table stays version 1; one that says 2 is refused (the
+    // header's CRC recomputed: not damage, a header that lies).
+    assert_eq!(bytes[8], 1);
+    let mut two = bytes.clone();
+    two[8] = 2;
+    let crc = crc32fast::hash(&two[..124]);
+    two[124..128].copy_from_slice(&crc.to_le_bytes());
+    let err = Table::new(two).err().unwrap();
+    assert!(err.to_string().contains("says version 2"), "{err}");
+    // A play set's distance table is version 2: one that says 1 is refused,
+    // and a reader of version 1 refuses it by its version number.
+    let s: Sector = "2v2h7v7".parse().unwrap();
+    let options = WriteOptions::default();
+    let play = Contents::Play(PlaySide::Losses);
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules::default();
+    write_contents(
+        dir.path(),
+        play,
+        s,
+        rules,
+        &values(s, 300, 11),
+        &options,
+        true,
+    )
+    .unwrap();
+    let mut one = std::fs::read(dir.path().join("2v2h7v7.mtd")).unwrap();
+    assert_eq!(one[8], 2);
+    one[8] = 1;
+    let crc = crc32fast::hash(&one[..124]);
+    one[124..128].copy_from_slice(&crc.to_le_bytes());
+    let err = Table::new(one).err().unwrap();
+    assert!(err.to_string().contains("says version 1"), "{err}");
     // A rule flag this reader does not know, under a valid header CRC: a
     // newer writer's option, reported as unsupported, not as damage.
     let mut newer = bytes.clone();
-    newer[12] |= 8;
+    newer[12] |= 32;
     let crc = crc32fast::hash(&newer[..124]);
     newer[124..128].copy_from_slice(&crc.to_le_bytes());
     let err = Table::new(newer).err().unwrap();
     assert!(matches!(err, FileError::Unsupported(_)), "{err}");
-    assert!(err.to_string().contains("rule flags 0x9"), "{err}");
+    assert!(err.to_string().contains("rule flags 0x21"), "{err}");
     // An index scheme this reader does not know (byte 23): unsupported.
     let mut scheme = bytes.clone();
     scheme[23] = 1;

@@ -10,7 +10,7 @@ use moulin_probe::table::{
     WriteOptions,
 };
 use moulin_probe::value::HOLE;
-use moulin_probe::{Position, Rules, Sector, Tablebase, Wdl};
+use moulin_probe::{Position, RuleOutcome, Rules, Sector, Tablebase, Wdl};
 use table_synthetic::values;
 
 fn sector(name: &str) -> Sector {
@@ -102,17 +102,42 @@ fn a_wdl_table_is_smaller_than_its_distance_table() {
 }
 
 #[test]
-fn no_wdl_table_under_the_no_capture_rule() {
+fn outcome_tables_under_the_rule_hold_five_values() {
     let s = sector("3v3");
     let rules = Rules {
         no_capture_limit: Some(50),
         ..Rules::default()
     };
-    let Err(err) = encode_wdl_table(s, rules, &values(s, 3, 1), &WriteOptions::default()) else {
-        panic!("a WDL table under the rule was written");
-    };
-    assert!(matches!(err, FileError::BadValues(_)), "{err}");
-    assert!(err.to_string().contains("no-capture"), "{err}");
+    // Rule codes of every kind (`values` draws codes below 200: draws,
+    // wins, losses, cursed wins and blessed losses with their DTC).
+    let codes = values(s, 200, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let written =
+        write_wdl_table_with(dir.path(), s, rules, &codes, &WriteOptions::default()).unwrap();
+    assert_eq!(written.encoding, Encoding::RuleOutcomes);
+    let bytes = std::fs::read(dir.path().join("3v3.mtw")).unwrap();
+    assert_eq!(bytes[8], 2, "format version 2");
+    let table = Table::new(bytes).unwrap();
+    let outcomes = table.decode_all().unwrap();
+    let mut seen = [0u32; 5];
+    for (&code, &got) in codes.iter().zip(&outcomes) {
+        let Some(value) = RuleOutcome::from_code(code) else {
+            continue;
+        };
+        assert_eq!(got, value.outcome_code(), "{value:?}");
+        seen[got as usize] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    // Opened as WDL tables: a cursed win or a blessed loss is a draw.
+    let tb = Tablebase::open_wdl(dir.path()).unwrap();
+    let ix = moulin_probe::index::Indexer::get();
+    for (slot, &code) in codes.iter().enumerate().step_by(7) {
+        let Some(value) = RuleOutcome::from_code(code) else {
+            continue;
+        };
+        assert_eq!(tb.wdl(s, slot as u64).unwrap(), Wdl::from(value.outcome()));
+        assert!(ix.is_canonical(s, slot as u64));
+    }
 }
 
 #[test]
@@ -173,7 +198,7 @@ fn a_table_of_the_other_kind_is_refused() {
     std::fs::rename(dir.path().join("3v3.mtw"), dir.path().join("3v3.mtb")).unwrap();
     let err = Tablebase::open(dir.path()).unwrap_err();
     assert!(
-        chain(&err).contains("is a WDL table, where a distance table belongs"),
+        chain(&err).contains("is an outcome (WDL) table, where a distance table belongs"),
         "{}",
         chain(&err)
     );
@@ -182,7 +207,7 @@ fn a_table_of_the_other_kind_is_refused() {
     std::fs::rename(dir.path().join("3v3.mtb"), dir.path().join("3v3.mtw")).unwrap();
     let err = Tablebase::open_wdl(dir.path()).unwrap_err();
     assert!(
-        chain(&err).contains("is a distance table, where a WDL table belongs"),
+        chain(&err).contains("is a distance table, where an outcome (WDL) table belongs"),
         "{}",
         chain(&err)
     );

@@ -2,6 +2,7 @@
 
 pub mod fetch;
 pub mod moves;
+pub mod pack;
 pub mod perft;
 pub mod probe;
 pub mod prove;

@@ -218,7 +218,9 @@ pub fn lock_directory(dir: &std::path::Path) -> anyhow::Result<DirectoryLock> {
         for item in items.flatten() {
             let name = item.file_name();
             let name = name.to_string_lossy();
-            if (name.contains(".mtb.") || name.contains(".mtw.")) && name.ends_with(".tmp") {
+            if [".mtb.", ".mtw.", ".mtd."].iter().any(|k| name.contains(k))
+                && name.ends_with(".tmp")
+            {
                 let _ = std::fs::remove_file(item.path());
             }
         }

@@ -4,9 +4,9 @@
 use moulin_probe::error::chain;
 use moulin_probe::table::format::HEADER_LEN;
 use moulin_probe::table::read::check_file_name;
-use moulin_probe::table::{Table, TableSummary, EXTENSION};
+use moulin_probe::table::{Table, TableKind, TableSummary, EXTENSION};
 use moulin_probe::value::HOLE;
-use moulin_probe::{Outcome, Sector, Wdl};
+use moulin_probe::{Outcome, ProbeError, Sector, Tablebase, Wdl};
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::io::Read;
@@ -64,6 +64,44 @@ pub fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
         summary: *table.summary(),
         values,
     })
+}
+
+/// Every code of a sector of a play set, rebuilt as a probe rebuilds it
+/// (`Tablebase::code`: a loss from its moves), on the threads of `pool`.
+pub fn rebuild(
+    play: &Tablebase,
+    sector: Sector,
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<u16>, ProbeError> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 14;
+    let mut values = vec![0u16; play.summary(sector)?.slots as usize];
+    pool.install(|| {
+        values
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .try_for_each(|(c, out)| {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = play.code(sector, (c * CHUNK + i) as u64)?;
+                }
+                Ok::<(), ProbeError>(())
+            })
+    })?;
+    Ok(values)
+}
+
+/// A sector of a play set, as `load` reads a table: both files' checksums,
+/// then every code rebuilt.
+pub fn load_play(
+    play: &Tablebase,
+    sector: Sector,
+    pool: &rayon::ThreadPool,
+) -> Result<Loaded, String> {
+    let fail = |e: ProbeError| chain(&e);
+    play.check_checksum(sector).map_err(fail)?;
+    let summary = *play.summary(sector).map_err(fail)?;
+    let values = rebuild(play, sector, pool).map_err(fail)?;
+    Ok(Loaded { summary, values })
 }
 
 /// Checks the WDL table `path` (if there is one) against the verified
@@ -126,8 +164,10 @@ pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
 /// The files of a table directory.
 #[derive(Default)]
 pub struct Listing {
-    /// `*.mtb` files by sector.
+    /// `*.mtb` files by sector (a play set's outcome tables, `*.mtw`).
     pub tables: BTreeMap<Sector, PathBuf>,
+    /// A play set: no distance table, outcome and win-distance tables.
+    pub play: bool,
     /// Files named like tables that are not named for a sector.
     pub problems: Vec<String>,
     /// Unfinished `*.tmp` files.
@@ -135,6 +175,17 @@ pub struct Listing {
 }
 
 pub fn list_tables(dir: &Path) -> anyhow::Result<Listing> {
+    let listing = list_kind(dir, EXTENSION)?;
+    let distances = TableKind::PlayDistances.extension();
+    if listing.tables.is_empty() && !list_kind(dir, distances)?.tables.is_empty() {
+        let mut play = list_kind(dir, TableKind::Outcomes.extension())?;
+        play.play = true;
+        return Ok(play);
+    }
+    Ok(listing)
+}
+
+fn list_kind(dir: &Path, kind: &str) -> anyhow::Result<Listing> {
     use anyhow::Context;
     let mut listing = Listing::default();
     let entries = std::fs::read_dir(dir)
@@ -148,7 +199,7 @@ pub fn list_tables(dir: &Path) -> anyhow::Result<Listing> {
             listing.ignored.push(path);
             continue;
         }
-        if extension != Some(EXTENSION) {
+        if extension != Some(kind) {
             continue;
         }
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
@@ -157,7 +208,7 @@ pub fn list_tables(dir: &Path) -> anyhow::Result<Listing> {
                 listing.tables.insert(sector, path);
             }
             Err(_) => listing.problems.push(format!(
-                "{}: the file name is not a sector's name (like `8v7.mtb`)",
+                "{}: the file name is not a sector's name (like `8v7.{kind}`)",
                 path.display()
             )),
         }

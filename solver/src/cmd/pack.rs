@@ -1,0 +1,378 @@
+//! `moulin pack`: write a play set (`moulin_probe::play`) from a directory
+//! of distance tables: per sector an outcome table (`.mtw`) and a
+//! win-distance table (`.mtd`), each read back against its source before it
+//! replaces anything. A sector whose two files are already there and match
+//! its table is skipped, so an interrupted run resumes. Each sector written
+//! appends a line to `pack-record.jsonl` in the play set: its bytes beside
+//! the full table's, and the empirical entropy of the symbols stored.
+
+use super::InputError;
+use crate::solve::driver::lock_directory;
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use moulin_probe::index::Indexer;
+use moulin_probe::play::{outcome_code, symbol};
+use moulin_probe::table::{
+    write_contents, Contents, PlaySide, TableKind, TableSummary, WriteOptions,
+};
+use moulin_probe::{Rules, Sector, Table, Tablebase};
+use serde_json::json;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Name of the record in the play set's directory.
+pub const RECORD_FILE: &str = "pack-record.jsonl";
+
+/// Arguments of `moulin pack`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Directory of the distance tables.
+    #[arg(long, default_value = "data/tables")]
+    pub dir: PathBuf,
+    /// Directory of the play set (made if missing; not `--dir`).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// zstd level (1..=22).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub level: i32,
+    /// Only these sectors (default: every table of the directory).
+    #[arg(long = "sector", value_name = "SECTOR")]
+    pub sectors: Vec<String>,
+    /// Which side's distances to store: `losses` (the default: fewer
+    /// positions, smaller tables) or `wins`; the other side's are rebuilt
+    /// by one ply.
+    #[arg(long, default_value = "losses", value_parser = parse_side)]
+    pub side: PlaySide,
+    /// Threads compressing (default: the number of cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar and no line per sector, only the summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Write nothing: compare every slot of the play set in `--out` with
+    /// the tables, each value rebuilt as a probe rebuilds it.
+    #[arg(long)]
+    pub check: bool,
+}
+
+fn parse_side(text: &str) -> Result<PlaySide, String> {
+    match text {
+        "wins" => Ok(PlaySide::Wins),
+        "losses" => Ok(PlaySide::Losses),
+        _ => Err(format!("`{text}` is not a side: `wins` or `losses`")),
+    }
+}
+
+/// Runs `moulin pack`.
+pub fn run(args: &Args) -> super::Outcome {
+    let tb = Tablebase::open(&args.dir)
+        .with_context(|| format!("opening the tables in {}", args.dir.display()))?;
+    if tb.is_wdl() || tb.is_play_set() || tb.sectors().next().is_none() {
+        return Err(InputError(format!(
+            "no distance tables (*.mtb) in {}",
+            args.dir.display()
+        ))
+        .into());
+    }
+    std::fs::create_dir_all(&args.out).with_context(|| format!("making {}", args.out.display()))?;
+    if same_directory(&args.dir, &args.out) {
+        return Err(InputError(format!(
+            "--out {} is the directory of the tables: a play set needs its own",
+            args.out.display()
+        ))
+        .into());
+    }
+    let sectors = chosen_sectors(&tb, args)?;
+    if args.check {
+        return check(&tb, &sectors, args);
+    }
+    let _lock = lock_directory(&args.out)?;
+    let options = WriteOptions {
+        level: args.level,
+        block_bytes: 0,
+        encoding: None,
+        threads: args.threads.unwrap_or(0),
+    };
+    let ix = Indexer::get();
+    let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
+    let bar = ProgressBar::with_draw_target(
+        Some(total),
+        match args.quiet {
+            true => ProgressDrawTarget::hidden(),
+            false => ProgressDrawTarget::stderr(),
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{elapsed_precise}] [{bar:40}] {percent:>3}% eta {eta_precise} {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let (mut full, mut packed, mut written, mut kept) = (0u64, 0u64, 0usize, 0usize);
+    for &sector in &sectors {
+        bar.set_message(sector.name());
+        let summary = *tb.summary(sector)?;
+        full += summary.bytes;
+        if let Some(bytes) = packed_already(&args.out, &summary, args.side) {
+            packed += bytes;
+            kept += 1;
+            bar.inc(ix.slots(sector));
+            continue;
+        }
+        let clock = Instant::now();
+        let values = tb
+            .sector_values(sector)
+            .with_context(|| format!("reading the table of {sector}"))?;
+        let mut bytes = [0u64; 2];
+        for (i, what) in [Contents::Outcomes, Contents::Play(args.side)]
+            .into_iter()
+            .enumerate()
+        {
+            let (rules, out) = (summary.rules, &args.out);
+            let new = write_contents(out, what, sector, rules, &values, &options, true)
+                .with_context(|| format!("writing {} of {sector}", what.kind().describe()))?;
+            bytes[i] = new.bytes;
+        }
+        packed += bytes[0] + bytes[1];
+        written += 1;
+        let entropy = Entropy::of(&summary.rules, args.side, &values);
+        let seconds = clock.elapsed().as_secs_f64();
+        record(&args.out, &summary, args.side, bytes, &entropy, seconds);
+        bar.inc(ix.slots(sector));
+        if !args.quiet {
+            let line = format!(
+                "{sector}: {} -> {} + {} bytes ({}: {:.2} bits each at order 0, {:.2} after the \
+                 one before) in {:.1} s",
+                summary.bytes,
+                bytes[0],
+                bytes[1],
+                args.side.word(),
+                entropy.per_class(entropy.order0),
+                entropy.per_class(entropy.order1),
+                clock.elapsed().as_secs_f64()
+            );
+            bar.suspend(|| println!("{line}"));
+        }
+    }
+    bar.finish_and_clear();
+    println!(
+        "{written} sectors packed, {kept} already there; {full} bytes of tables -> {packed} bytes \
+         of play set ({:.1}%) in {}; {:.1} s",
+        100.0 * packed as f64 / full.max(1) as f64,
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(true)
+}
+
+/// `moulin pack --check`: every slot of the play set against the tables.
+fn check(tb: &Tablebase, sectors: &[Sector], args: &Args) -> super::Outcome {
+    let play = Tablebase::open_play(&args.out)
+        .with_context(|| format!("opening the play set in {}", args.out.display()))?;
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build()?;
+    let start = Instant::now();
+    let (mut slots, mut differ) = (0u64, 0u64);
+    for &sector in sectors {
+        let clock = Instant::now();
+        let full = tb
+            .sector_values(sector)
+            .with_context(|| format!("reading the table of {sector}"))?;
+        play.check_checksum(sector)
+            .with_context(|| format!("checking the files of {sector}"))?;
+        let rebuilt = crate::verify::files::rebuild(&play, sector, &pool)
+            .with_context(|| format!("rebuilding {sector} from the play set"))?;
+        let found: Vec<(u64, Option<(u64, String)>)> = full
+            .iter()
+            .zip(&rebuilt)
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(slot, (want, got))| (1, Some((slot as u64, format!("{got}, the table {want}")))))
+            .collect();
+        let n: u64 = found.iter().map(|f| f.0).sum();
+        slots += full.len() as u64;
+        differ += n;
+        let first = found.into_iter().find_map(|f| f.1);
+        if let Some((slot, what)) = &first {
+            println!(
+                "{sector}: {n} slots differ; the first, slot {slot}: the play set gives {what}"
+            );
+        } else if !args.quiet {
+            println!(
+                "{sector}: {} slots agree ({:.1} s)",
+                full.len(),
+                clock.elapsed().as_secs_f64()
+            );
+        }
+    }
+    println!(
+        "{} sectors, {slots} slots compared: {differ} differ; {:.1} s",
+        sectors.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(differ == 0)
+}
+
+/// The sectors asked for, all of them by default.
+fn chosen_sectors(tb: &Tablebase, args: &Args) -> anyhow::Result<Vec<Sector>> {
+    let present: Vec<Sector> = tb.sectors().map(|(s, _)| s).collect();
+    if args.sectors.is_empty() {
+        return Ok(present);
+    }
+    args.sectors
+        .iter()
+        .map(|name| {
+            let s: Sector = name
+                .parse()
+                .map_err(|e| InputError(format!("invalid sector `{name}`: {e}")))?;
+            if !present.contains(&s) {
+                return Err(InputError(format!(
+                    "no table of sector {s} in {}",
+                    args.dir.display()
+                ))
+                .into());
+            }
+            Ok(s)
+        })
+        .collect()
+}
+
+fn same_directory(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The bytes of a sector's two play files if both are there, intact and
+/// written from a table with this header.
+fn packed_already(dir: &Path, summary: &TableSummary, side: PlaySide) -> Option<u64> {
+    let mut bytes = 0;
+    for kind in [TableKind::Outcomes, TableKind::PlayDistances] {
+        let path = dir.join(format!("{}.{}", summary.sector.name(), kind.extension()));
+        let table = Table::open(&path).ok()?;
+        let s = table.summary();
+        let same = s.kind() == kind
+            && (kind == TableKind::Outcomes || s.play == Some(side))
+            && (s.rules, s.classes, s.positions, s.holes)
+                == (
+                    summary.rules,
+                    summary.classes,
+                    summary.positions,
+                    summary.holes,
+                )
+            && (s.max_win, s.max_loss, s.cursed_wins, s.blessed_losses)
+                == (
+                    summary.max_win,
+                    summary.max_loss,
+                    summary.cursed_wins,
+                    summary.blessed_losses,
+                );
+        if !same || table.check_checksum().is_err() {
+            return None;
+        }
+        bytes += s.bytes;
+    }
+    Some(bytes)
+}
+
+/// Empirical entropy of what a play set stores for one sector, in bits.
+struct Entropy {
+    /// Classes of the stored side (the symbols that count).
+    stored: u64,
+    /// Their symbols at order 0.
+    order0: f64,
+    /// Their symbols given the symbol of the win before (in slot order).
+    order1: f64,
+    /// The outcome of every class at order 0.
+    outcomes: f64,
+}
+
+impl Entropy {
+    fn of(rules: &Rules, side: PlaySide, values: &[u16]) -> Entropy {
+        let mut single: HashMap<u16, u64> = HashMap::new();
+        let mut pairs: HashMap<(u16, u16), u64> = HashMap::new();
+        let mut outcomes = [0u64; 5];
+        let mut last = u16::MAX;
+        for &code in values {
+            if let Some(o) = outcome_code(rules, code) {
+                outcomes[o as usize] += 1;
+            }
+            if let Some(s) = symbol(rules, side, code) {
+                *single.entry(s).or_default() += 1;
+                *pairs.entry((last, s)).or_default() += 1;
+                last = s;
+            }
+        }
+        let stored: u64 = single.values().sum();
+        let order0 = bits(single.values().copied(), stored);
+        // H(S | previous) = H(previous, S) - H(previous).
+        let mut contexts: HashMap<u16, u64> = HashMap::new();
+        for (&(c, _), &n) in &pairs {
+            *contexts.entry(c).or_default() += n;
+        }
+        let order1 =
+            bits(pairs.values().copied(), stored) - bits(contexts.values().copied(), stored);
+        let classes: u64 = outcomes.iter().sum();
+        Entropy {
+            stored,
+            order0,
+            order1,
+            outcomes: bits(outcomes.into_iter(), classes),
+        }
+    }
+
+    /// Bits per class of the stored side.
+    fn per_class(&self, total: f64) -> f64 {
+        total / self.stored.max(1) as f64
+    }
+}
+
+/// Total bits of `n` draws from the empirical distribution of `counts`.
+fn bits(counts: impl Iterator<Item = u64>, n: u64) -> f64 {
+    counts
+        .filter(|&c| c > 0)
+        .map(|c| c as f64 * (n as f64 / c as f64).log2())
+        .sum()
+}
+
+/// Appends the sector's line to the record; a failure is reported, not fatal.
+fn record(
+    dir: &Path,
+    s: &TableSummary,
+    side: PlaySide,
+    bytes: [u64; 2],
+    e: &Entropy,
+    seconds: f64,
+) {
+    let line = json!({
+        "sector": s.sector.name(),
+        "slots": s.slots,
+        "classes": s.classes.win + s.classes.loss + s.classes.draw,
+        "side": side.word(),
+        "stored": e.stored,
+        "table_bytes": s.bytes,
+        "outcome_bytes": bytes[0],
+        "distance_bytes": bytes[1],
+        "outcome_order0_bytes": (e.outcomes / 8.0).ceil() as u64,
+        "distance_order0_bytes": (e.order0 / 8.0).ceil() as u64,
+        "distance_order1_bytes": (e.order1 / 8.0).ceil() as u64,
+        "seconds": (seconds * 100.0).round() / 100.0,
+    });
+    let path = dir.join(RECORD_FILE);
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| writeln!(f, "{line}"));
+    if let Err(e) = written {
+        eprintln!("moulin: could not append to {}: {e}", path.display());
+    }
+}

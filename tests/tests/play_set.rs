@@ -1,0 +1,265 @@
+//! Play sets (`moulin pack`, `moulin_probe::play`): outcome tables and the
+//! distances of won positions only, the losses rebuilt by one ply. On the
+//! reduced game (the moving phase up to 4 stones a side and its placement
+//! sectors), without the rule and under a no-capture limit of 10 without
+//! flying:
+//!
+//! - every slot of every sector rebuilt from the play set equals the
+//!   distance table's code (`moulin pack --check`, and `verify` rederives
+//!   the rebuilt values from the rules);
+//! - probes through `Tablebase` (outcome, moves, counters, advice) answer
+//!   as on the distance tables;
+//! - a rerun skips what is packed; bad arguments, a missing or damaged
+//!   file and tables that contradict each other are errors, never answers.
+
+use moulin::solve::{solve_moving, SolveOptions};
+use moulin_probe::error::chain;
+use moulin_probe::index::Indexer;
+use moulin_probe::table::{write_contents, Contents, PlaySide, WriteOptions};
+use moulin_probe::value::HOLE;
+use moulin_probe::{Outcome, Position, ProbeError, Rules, Tablebase};
+use moulin_tests::{moulin, text};
+use std::path::Path;
+use tempfile::TempDir;
+
+/// The reduced game under `rules`, solved, and its play set packed by the
+/// `moulin` program.
+fn packed(rules: Rules, side: &str) -> (TempDir, TempDir) {
+    let full = tempfile::tempdir().unwrap();
+    solve_moving(&SolveOptions {
+        dir: full.path().to_path_buf(),
+        max_stones: 4,
+        placement: true,
+        rules,
+        ..Default::default()
+    })
+    .unwrap();
+    let play = tempfile::tempdir().unwrap();
+    let out = pack(full.path(), play.path(), &["-q", "--side", side]);
+    assert!(out.status.success(), "{}", text(&out));
+    (full, play)
+}
+
+/// The plain reduced game and its play set of losses, packed once for the
+/// tests that only read them (or copy them).
+fn shared() -> (&'static Path, &'static Path) {
+    static SHARED: std::sync::OnceLock<(TempDir, TempDir)> = std::sync::OnceLock::new();
+    let (full, play) = SHARED.get_or_init(|| packed(Rules::default(), "losses"));
+    (full.path(), play.path())
+}
+
+fn pack(full: &Path, play: &Path, more: &[&str]) -> std::process::Output {
+    moulin()
+        .arg("pack")
+        .arg("--dir")
+        .arg(full)
+        .arg("--out")
+        .arg(play)
+        .args(more)
+        .output()
+        .unwrap()
+}
+
+/// Every `step`-th class of every sector, as a position.
+fn sample(tb: &Tablebase, step: u64) -> Vec<Position> {
+    let ix = Indexer::get();
+    let mut out = Vec::new();
+    for (sector, summary) in tb.sectors() {
+        for slot in (0..summary.slots).step_by(step as usize) {
+            if let Some(node) = ix.unindex(sector, slot).filter(|n| ix.index(n) == slot) {
+                out.push(Position::from_node(node, node.side_by_hands()));
+            }
+        }
+    }
+    out
+}
+
+/// Every slot agrees (`pack --check`), the rules rederive every rebuilt
+/// value (`verify`), and the probes answer alike.
+fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
+    let check = pack(full, play, &["--check", "-q"]);
+    assert!(check.status.success(), "{}", text(&check));
+    assert!(text(&check).contains(": 0 differ"), "{}", text(&check));
+    let verify = moulin()
+        .args(["verify", "-q", "--dir"])
+        .arg(play)
+        .output()
+        .unwrap();
+    assert!(verify.status.success(), "{}", text(&verify));
+
+    let tables = Tablebase::open(full).unwrap();
+    let set = Tablebase::open(play).unwrap();
+    assert!(set.is_play_set() && !set.is_wdl() && !tables.is_play_set());
+    assert_eq!(set.rules(), rules);
+    let sectors: Vec<_> = tables.sectors().map(|(s, h)| (s, h.classes)).collect();
+    assert_eq!(
+        set.sectors()
+            .map(|(s, h)| (s, h.classes))
+            .collect::<Vec<_>>(),
+        sectors
+    );
+    let positions = sample(&tables, 211);
+    assert!(positions.len() > 20_000, "{}", positions.len());
+    let mut losses = 0;
+    for pos in &positions {
+        let outcome = tables.probe(pos).unwrap();
+        assert_eq!(set.probe(pos).unwrap(), outcome, "{pos}");
+        assert_eq!(
+            set.probe_wdl(pos).unwrap(),
+            tables.probe_wdl(pos).unwrap(),
+            "{pos}"
+        );
+        losses += matches!(outcome, Outcome::Loss(_)) as u32;
+        if let Some(n) = rules.no_capture_limit {
+            let node = pos.node();
+            let counters = match node.us_hand + node.them_hand {
+                0 => vec![0, n / 2, n - 1],
+                _ => vec![0],
+            };
+            for c in counters {
+                assert_eq!(
+                    set.probe_counter(pos, c).unwrap(),
+                    tables.probe_counter(pos, c).unwrap()
+                );
+                assert_eq!(
+                    set.probe_moves_counter(pos, c).unwrap(),
+                    tables.probe_moves_counter(pos, c).unwrap(),
+                    "{pos} at counter {c}"
+                );
+            }
+        } else {
+            assert_eq!(
+                set.probe_moves(pos).unwrap(),
+                tables.probe_moves(pos).unwrap(),
+                "{pos}"
+            );
+        }
+    }
+    assert!(losses > 100, "{losses} losses among the sample");
+}
+
+#[test]
+fn a_play_set_answers_as_the_tables() {
+    let (full, play) = shared();
+    answers_as_the_tables(full, play, Rules::default());
+}
+
+#[test]
+#[ignore = "the other side; CI runs it"]
+fn a_play_set_of_the_wins_answers_as_the_tables() {
+    let (full, play) = packed(Rules::default(), "wins");
+    answers_as_the_tables(full.path(), play.path(), Rules::default());
+}
+
+#[test]
+#[ignore = "the rule, both sides, about a minute; CI runs it"]
+fn a_play_set_under_the_rule_answers_at_every_counter() {
+    let rules = Rules {
+        flying: false,
+        no_capture_limit: Some(10),
+    };
+    for side in ["losses", "wins"] {
+        let (full, play) = packed(rules, side);
+        answers_as_the_tables(full.path(), play.path(), rules);
+    }
+}
+
+#[test]
+fn a_play_set_is_smaller_and_a_rerun_keeps_it() {
+    let (full, play) = shared();
+    let bytes = |dir: &Path, ext: &str| -> u64 {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == ext))
+            .map(|e| e.metadata().unwrap().len())
+            .sum()
+    };
+    let (tables, set) = (bytes(full, "mtb"), bytes(play, "mtw") + bytes(play, "mtd"));
+    assert!(
+        set < tables * 3 / 4,
+        "{set} bytes of play set for {tables} of tables"
+    );
+    let record = std::fs::read_to_string(play.join("pack-record.jsonl")).unwrap();
+    assert_eq!(record.lines().count(), 15, "{record}");
+    let again = pack(full, play, &["-q"]);
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(
+        text(&again).contains("0 sectors packed, 15 already there"),
+        "{}",
+        text(&again)
+    );
+}
+
+#[test]
+fn bad_arguments_and_damaged_files_are_errors() {
+    let (full, play) = shared();
+    // The play set in the directory of the tables, and no tables at all.
+    let same = pack(full, full, &["-q"]);
+    assert_eq!(same.status.code(), Some(2), "{}", text(&same));
+    assert!(text(&same).contains("needs its own"), "{}", text(&same));
+    let empty = tempfile::tempdir().unwrap();
+    let none = pack(empty.path(), play, &["-q"]);
+    assert_eq!(none.status.code(), Some(2), "{}", text(&none));
+    assert!(
+        text(&none).contains("no distance tables"),
+        "{}",
+        text(&none)
+    );
+    let unknown = pack(full, play, &["--sector", "9v9", "-q"]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
+
+    // A win-distance table missing: opening names it.
+    let copy = moulin_tests::copy_of(play);
+    std::fs::remove_file(copy.path().join("4v4.mtd")).unwrap();
+    let err = Tablebase::open(copy.path()).unwrap_err();
+    assert!(chain(&err).contains("4v4.mtd"), "{}", chain(&err));
+
+    // A flipped byte in a block: the block's checksum, not a wrong answer.
+    let copy = moulin_tests::copy_of(play);
+    let path = copy.path().join("4v4.mtd");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0x10;
+    std::fs::write(&path, bytes).unwrap();
+    let check = pack(full, copy.path(), &["--check", "-q"]);
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+    assert!(text(&check).contains("4v4.mtd"), "{}", text(&check));
+}
+
+#[test]
+fn outcome_tables_that_contradict_the_moves_are_an_error() {
+    let (full, play) = shared();
+    let tables = Tablebase::open(full).unwrap();
+    let sector = "4v4".parse().unwrap();
+    let mut values = tables.sector_values(sector).unwrap();
+    // A lost class marked won: its win is rebuilt from its moves, and none
+    // of them wins.
+    let slot = values
+        .iter()
+        .position(|&c| matches!(Outcome::from_code(c), Some(Outcome::Loss(d)) if d > 0))
+        .unwrap();
+    values[slot] = Outcome::Win(1).code().unwrap();
+    assert_ne!(values[slot], HOLE);
+    let lie = moulin_tests::copy_of(play);
+    let options = WriteOptions::default();
+    for what in [Contents::Outcomes, Contents::Play(PlaySide::Losses)] {
+        let rules = Rules::default();
+        write_contents(lie.path(), what, sector, rules, &values, &options, true).unwrap();
+    }
+    let set = Tablebase::open(lie.path()).unwrap();
+    let err = set.code(sector, slot as u64).unwrap_err();
+    assert!(matches!(err, ProbeError::File { .. }), "{err:?}");
+    assert!(
+        chain(&err).contains("its best move gives"),
+        "{}",
+        chain(&err)
+    );
+    // `verify` finds it too, as an unreadable sector or a wrong value.
+    let verify = moulin()
+        .args(["verify", "-q", "--dir"])
+        .arg(lie.path())
+        .output()
+        .unwrap();
+    assert_eq!(verify.status.code(), Some(1), "{}", text(&verify));
+}
