@@ -275,3 +275,30 @@ fn a_session_takes_the_rules_of_the_tables_before_any_probe() {
     let line = cli_json(dir.path(), &[position.to_string()]);
     assert_eq!(session.probe(position), line[0]);
 }
+
+#[test]
+fn a_session_over_a_play_set_answers_as_over_the_tables() {
+    let play = tempfile::tempdir().unwrap();
+    let out = moulin()
+        .args(["pack", "-q", "--dir"])
+        .arg(solved())
+        .arg("--out")
+        .arg(play.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let session = Session::open(&base(play.path()), Files::default(), 1 << 20).unwrap();
+    assert!(session.tablebase().is_play_set());
+    let positions: Vec<String> = [
+        "W:a1,d1,g7 B:b2,d2,f2,d6 w",
+        "W:a1,d1,g1,a4 B:b2,d2,f2,b4 b",
+        "W:c3,d3,e3 B:a1,d1,g1,g7 w",
+        "W:d2,f4,d6,b4 B:d1,g4,d7,a4 w",
+    ]
+    .map(String::from)
+    .to_vec();
+    let want = cli_json(solved(), &positions);
+    for (position, want) in positions.iter().zip(want) {
+        assert_eq!(session.probe(position), want, "{position}");
+    }
+}

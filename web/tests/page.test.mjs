@@ -24,6 +24,7 @@ const moulin = process.env.MOULIN_BIN || join(repo, "target", "release", "moulin
 const CAPTURE = "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w";
 
 let tables;
+let playTables;
 let ownTables = false;
 /** Tables up to 4 a side under a no-capture limit of 6 turns. */
 let ruleTables;
@@ -59,6 +60,11 @@ before(async () => {
   }
   servers.api = await serve([]);
   servers.static = await serve(["--static-only"]);
+  // The play set of the same tables (`moulin pack`): the same answers.
+  playTables = mkdtempSync(join(tmpdir(), "moulin-web-play-"));
+  execFileSync(moulin, ["pack", "-q", "--dir", tables, "--out", playTables], { stdio: "ignore" });
+  servers.playApi = await serve([], playTables);
+  servers.playStatic = await serve(["--static-only"], playTables);
   ruleTables = mkdtempSync(join(tmpdir(), "moulin-web-rule-"));
   execFileSync(moulin, ["solve", "--max-stones", "4", "--no-capture-limit", String(LIMIT), "--dir", ruleTables], { stdio: "ignore" });
   servers.ruleApi = await serve([], ruleTables);
@@ -79,6 +85,7 @@ after(async () => {
   await browser?.close();
   for (const s of Object.values(servers)) s.child.kill();
   if (ownTables) rmSync(tables, { recursive: true, force: true });
+  if (playTables) rmSync(playTables, { recursive: true, force: true });
   if (ruleTables) rmSync(ruleTables, { recursive: true, force: true });
 });
 
@@ -148,8 +155,8 @@ const AFTER_CAPTURE = {
   side: "b",
 };
 
-test("seed 001's capture example, by clicks", async () => {
-  const page = await open("api", CAPTURE);
+for (const server of ["api", "playStatic"]) test(`seed 001's capture example, by clicks (${server})`, async () => {
+  const page = await open(server, CAPTURE);
   // 6 v 6 is past the tables up to 5: the page says so and still plays.
   assert.equal(await page.textContent('[data-testid="outcome"]'), "unknown");
   assert.match(await page.textContent('[data-testid="probe-error"]'), /6v6/);
@@ -224,12 +231,14 @@ const POSITIONS = [
   "W:a1,d1,g1,a4 B:a7,d2,g4,b4,c4,d7 w",
 ];
 
-for (const server of ["api", "static"]) {
-  test(`outcomes equal moulin probe --json (${server === "api" ? "/api/probe" : "static files, WebAssembly"})`, async () => {
-    const expected = cli(POSITIONS, server === "api");
+for (const server of ["api", "static", "playApi", "playStatic"]) {
+  const api = server.endsWith("pi");
+  const from = server.startsWith("play") ? ", a play set" : "";
+  test(`outcomes equal moulin probe --json (${api ? "/api/probe" : "static files, WebAssembly"}${from})`, async () => {
+    const expected = cli(POSITIONS, api);
     const page = await open(server, POSITIONS[0]);
     const source = await page.textContent('[data-testid="source"]');
-    assert.match(source, server === "api" ? /moulin serve/ : /WebAssembly/);
+    assert.match(source, api ? /moulin serve/ : /WebAssembly/);
     for (const [i, text] of POSITIONS.entries()) {
       const want = expected[i];
       assert.ok(!want.error, `${text}: ${want.error}`);
@@ -307,14 +316,14 @@ test("a bad position is refused with the command line's message", async () => {
   await page.close();
 });
 
-test("perfect play answers the player to the end of the game", async (t) => {
+for (const server of ["static", "playStatic"]) test(`perfect play answers the player to the end of the game (${server})`, async (t) => {
   // White to move wins in 31 turns (a position found by `moulin probe`);
   // the player takes a best move each turn, the page plays Black's best
   // defence, and the win comes two turns nearer with each pair of moves.
   const start = "W:d1,b2,b6,f6,d7 B:a1,f2,a4,a7,g7 w";
   const want = cli([start])[0];
   assert.equal(word(want), "win 31");
-  const page = await open("static", start, "&mode=white");
+  const page = await open(server, start, "&mode=white");
   for (let d = 31; d >= 1; d -= 2) {
     await page.waitForFunction(() => document.querySelector('[data-testid="position"]').textContent.endsWith(" w"));
     await settled(page);

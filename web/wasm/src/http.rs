@@ -4,7 +4,7 @@
 //! plain files in the tests).
 
 use moulin_probe::table::format::HEADER_LEN;
-use moulin_probe::table::{ReadHint, Storage, TableSource};
+use moulin_probe::table::{ReadHint, Storage, TableKind, TableSource};
 use moulin_probe::{FileError, ProbeError, Sector};
 use std::io;
 use std::sync::Arc;
@@ -31,14 +31,22 @@ pub trait RangeReader: Send + Sync {
 pub struct HttpSource<R> {
     base: String,
     reader: Arc<R>,
+    kind: TableKind,
 }
 
 impl<R: RangeReader> HttpSource<R> {
     /// The tables at `<base><sector>.mtb`; `base` ends with `/`.
     pub fn new(base: &str, reader: R) -> HttpSource<R> {
+        HttpSource::of_kind(base, Arc::new(reader), TableKind::Distances)
+    }
+
+    /// The tables of one kind at `<base><sector>.<extension>` (a play
+    /// set's outcome tables `.mtw`, its distance tables `.mtd`).
+    pub fn of_kind(base: &str, reader: Arc<R>, kind: TableKind) -> HttpSource<R> {
         HttpSource {
             base: base.to_string(),
-            reader: Arc::new(reader),
+            reader,
+            kind,
         }
     }
 }
@@ -65,11 +73,15 @@ impl<R: RangeReader + 'static> TableSource for HttpSource<R> {
     }
 
     fn location(&self, sector: Sector) -> String {
-        format!("{}{}.mtb", self.base, sector.name())
+        format!("{}{}.{}", self.base, sector.name(), self.kind.extension())
     }
 
     fn describe(&self) -> String {
         self.base.clone()
+    }
+
+    fn kind(&self) -> TableKind {
+        self.kind
     }
 }
 

@@ -4,7 +4,9 @@
 use crate::answers::{info_json, message, moves_json, probe_json, probe_json_at};
 use crate::http::{HttpSource, RangeReader};
 use moulin_probe::index::Indexer;
-use moulin_probe::{Sector, Tablebase};
+use moulin_probe::table::TableKind;
+use moulin_probe::{ProbeError, Sector, Tablebase};
+use std::sync::Arc;
 
 /// The tables of one web host and the answers the page asks for.
 pub struct Session {
@@ -13,7 +15,9 @@ pub struct Session {
 
 impl Session {
     /// Opens the tables at `<base><sector>.mtb` with `cache_bytes` for
-    /// decoded blocks. Also builds the index's tables (a few hundred
+    /// decoded blocks, or, when the host has no `3v3.mtb` but a `3v3.mtw`
+    /// and `3v3.mtd`, the play set there (`moulin_probe::play`: the same
+    /// answers). Also builds the index's tables (a few hundred
     /// milliseconds in a browser: better while the page loads than on the
     /// first probe) and opens the smallest table, 3v3 (its header and block
     /// index), to learn the rules: a web host cannot be listed, and the
@@ -23,12 +27,29 @@ impl Session {
         reader: impl RangeReader + 'static,
         cache_bytes: usize,
     ) -> Result<Session, String> {
-        let tablebase = Tablebase::from_source(HttpSource::new(base, reader))
+        let reader = Arc::new(reader);
+        let source = |kind| HttpSource::of_kind(base, Arc::clone(&reader), kind);
+        let full = Tablebase::from_source(source(TableKind::Distances))
             .map_err(|e| message(&e))?
             .with_cache_bytes(cache_bytes);
         Indexer::get();
-        // A missing 3v3 leaves the default rules until a table opens.
-        let _ = tablebase.summary(Sector::moving(3, 3));
+        let first = Sector::moving(3, 3);
+        let tablebase = match full.summary(first) {
+            Err(ProbeError::MissingSector(_)) => {
+                let play = Tablebase::play_from_sources(
+                    source(TableKind::Outcomes),
+                    source(TableKind::PlayDistances),
+                )
+                .map_err(|e| message(&e))?
+                .with_cache_bytes(cache_bytes);
+                // A missing 3v3 leaves the default rules until a table opens.
+                match play.summary(first) {
+                    Ok(_) => play,
+                    Err(_) => full,
+                }
+            }
+            _ => full,
+        };
         Ok(Session { tablebase })
     }
 

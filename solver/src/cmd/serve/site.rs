@@ -168,9 +168,10 @@ impl Site {
             return reply.shared();
         }
         if let Some(name) = path.strip_prefix("/tables/") {
-            // Tables and WDL tables, nothing else of the directory (the
-            // solve's logs and its lock stay private).
-            let table = name.ends_with(".mtb") || name.ends_with(".mtw");
+            // Tables, WDL tables and a play set's distance tables, nothing
+            // else of the directory (the solve's logs and its lock stay
+            // private).
+            let table = [".mtb", ".mtw", ".mtd"].iter().any(|e| name.ends_with(e));
             let reply = if table && !name.contains(['/', '%']) {
                 match resolve(&self.tables, name) {
                     Ok(file) => file_reply(&file, asked, TABLE_CACHE),
