@@ -5,7 +5,9 @@
 //! call, and one block decoded on its own.
 //!
 //! The tables come from `data/tables` (what `cargo run --release -- solve`
-//! writes) or from the directory in `MOULIN_BENCH_TABLES`.
+//! writes) or from the directory in `MOULIN_BENCH_TABLES`. With
+//! `MOULIN_BENCH_PLAY=DIR`, a play set of the same tables (`moulin pack`)
+//! is timed beside them on the same positions, warm and cold.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use moulin_probe::index::Indexer;
@@ -61,12 +63,19 @@ fn bench(c: &mut Criterion) {
     let read = || Tablebase::open(&dir).expect("open");
     let mut group = c.benchmark_group("probe");
     let mut i = 0;
-    for (name, tb) in [
+    let mut sets = vec![
         ("warm", read()),
         ("warm_mapped", mapped()),
         ("cold", read().with_cache_bytes(0)),
         ("cold_mapped", mapped().with_cache_bytes(0)),
-    ] {
+    ];
+    if let Some(play) = std::env::var_os("MOULIN_BENCH_PLAY") {
+        let open = || Tablebase::open(&play).expect("open the play set");
+        assert!(open().is_play_set(), "no play set in MOULIN_BENCH_PLAY");
+        sets.push(("play_warm", open()));
+        sets.push(("play_cold", open().with_cache_bytes(0)));
+    }
+    for (name, tb) in sets {
         for p in &all {
             tb.probe(p).expect("probe");
         }

@@ -98,8 +98,8 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
             .collect::<Vec<_>>(),
         sectors
     );
-    let positions = sample(&tables, 211);
-    assert!(positions.len() > 20_000, "{}", positions.len());
+    let positions = sample(&tables, 509);
+    assert!(positions.len() > 10_000, "{}", positions.len());
     let mut losses = 0;
     for pos in &positions {
         let outcome = tables.probe(pos).unwrap();
@@ -135,7 +135,7 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
             );
         }
     }
-    assert!(losses > 100, "{losses} losses among the sample");
+    assert!(losses > 50, "{losses} losses among the sample");
 }
 
 #[test]

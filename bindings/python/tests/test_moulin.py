@@ -1,6 +1,7 @@
 """The Python package against `moulin probe --json` and `moulin moves` on
 tables solved up to five stones a side: random positions, the Position
-type, errors, damaged tables, threads, the README's example and the stubs;
+type, errors, damaged tables, threads, the README's example and the stubs,
+a play set (`moulin pack`) answering as the tables;
 the WDL tables (`Tablebase(path, wdl=True)`, `probe_wdl`) against the
 CLI's outcomes from the distance tables."""
 
@@ -88,6 +89,20 @@ def test_probes_agree_with_the_cli_on_random_positions(moulin_bin, tables):
     # The same through Position objects.
     for p, c in zip(positions[:50], cli_json(moulin_bin, tables, positions[:50])):
         assert_same(tb, moulin.Position(p), c)
+
+
+def test_a_play_set_answers_as_the_tables(moulin_bin, tables, tmp_path):
+    # `moulin pack`: outcome tables and the distances of lost positions; the
+    # package opens it like any table directory and answers alike.
+    play = tmp_path / "play"
+    subprocess.run([moulin_bin, "pack", "-q", "--dir", tables, "--out", play], check=True)
+    assert not list(play.glob("*.mtb"))
+    positions = random_positions(
+        15, 300, lambda r: (3 + r.randrange(3), 3 + r.randrange(3))
+    )
+    tb = moulin.Tablebase(play)
+    for p, c in zip(positions, cli_json(moulin_bin, tables, positions)):
+        assert assert_same(tb, p, c) is None, p
 
 
 def test_probe_repr_and_values(tables):
