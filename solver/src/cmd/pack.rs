@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::Indexer;
 use moulin_probe::play::{outcome_code, symbol};
 use moulin_probe::table::{
-    write_contents, Contents, PlaySide, TableKind, TableSummary, WriteOptions,
+    write_contents, Contents, Encoding, PlaySide, TableKind, TableSummary, WriteOptions,
 };
 use moulin_probe::{Rules, Sector, Table, Tablebase};
 use serde_json::json;
@@ -45,6 +45,13 @@ pub struct Args {
     /// by one ply.
     #[arg(long, default_value = "losses", value_parser = parse_side)]
     pub side: PlaySide,
+    /// Decompressed KiB of an outcome table's block (4..=256). A probe of
+    /// the side not stored reads an outcome per move, so a cold probe
+    /// decodes one block per move: small blocks keep it near a table's
+    /// cold probe (16 KiB: 65,536 slots), large ones compress better
+    /// (256 KiB, as `moulin wdl` writes: about 10 % smaller).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(4..=256))]
+    pub outcome_block_kib: u32,
     /// Threads compressing (default: the number of cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -95,6 +102,10 @@ pub fn run(args: &Args) -> super::Outcome {
         encoding: None,
         threads: args.threads.unwrap_or(0),
     };
+    let outcome_options = WriteOptions {
+        block_bytes: args.outcome_block_kib << 10,
+        ..options.clone()
+    };
     let ix = Indexer::get();
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
     let bar = ProgressBar::with_draw_target(
@@ -117,7 +128,7 @@ pub fn run(args: &Args) -> super::Outcome {
         bar.set_message(sector.name());
         let summary = *tb.summary(sector)?;
         full += summary.bytes;
-        if let Some(bytes) = packed_already(&args.out, &summary, args.side) {
+        if let Some(bytes) = packed_already(&args.out, &summary, args) {
             packed += bytes;
             kept += 1;
             bar.inc(ix.slots(sector));
@@ -133,7 +144,11 @@ pub fn run(args: &Args) -> super::Outcome {
             .enumerate()
         {
             let (rules, out) = (summary.rules, &args.out);
-            let new = write_contents(out, what, sector, rules, &values, &options, true)
+            let options = match what {
+                Contents::Outcomes => &outcome_options,
+                _ => &options,
+            };
+            let new = write_contents(out, what, sector, rules, &values, options, true)
                 .with_context(|| format!("writing {} of {sector}", what.kind().describe()))?;
             bytes[i] = new.bytes;
         }
@@ -251,16 +266,26 @@ fn same_directory(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The bytes of a sector's two play files if both are there, intact and
-/// written from a table with this header.
-fn packed_already(dir: &Path, summary: &TableSummary, side: PlaySide) -> Option<u64> {
+/// The bytes of a sector's two play files if both are there, intact, written
+/// from a table with this header and with these settings (side, level,
+/// outcome blocks).
+fn packed_already(dir: &Path, summary: &TableSummary, args: &Args) -> Option<u64> {
+    let outcome_slots = Encoding::Wdl.slots_in((args.outcome_block_kib as u64) << 10);
+    let outcome_slots = match summary.rules.no_capture_limit {
+        Some(_) => Encoding::RuleOutcomes.slots_in((args.outcome_block_kib as u64) << 10),
+        None => outcome_slots,
+    };
     let mut bytes = 0;
     for kind in [TableKind::Outcomes, TableKind::PlayDistances] {
         let path = dir.join(format!("{}.{}", summary.sector.name(), kind.extension()));
         let table = Table::open(&path).ok()?;
         let s = table.summary();
         let same = s.kind() == kind
-            && (kind == TableKind::Outcomes || s.play == Some(side))
+            && s.level == args.level
+            && match kind {
+                TableKind::Outcomes => s.block_slots as u64 == outcome_slots,
+                _ => s.play == Some(args.side),
+            }
             && (s.rules, s.classes, s.positions, s.holes)
                 == (
                     summary.rules,
