@@ -189,6 +189,17 @@ fn a_play_set_is_smaller_and_a_rerun_keeps_it() {
         "{}",
         text(&again)
     );
+    // Other settings: every sector is written again, with the same answers.
+    let copy = moulin_tests::copy_of(play);
+    let other = pack(full, copy.path(), &["-q", "--outcome-block-kib", "64"]);
+    assert!(other.status.success(), "{}", text(&other));
+    assert!(
+        text(&other).contains("15 sectors packed, 0 already there"),
+        "{}",
+        text(&other)
+    );
+    let check = pack(full, copy.path(), &["--check", "-q"]);
+    assert!(text(&check).contains(": 0 differ"), "{}", text(&check));
 }
 
 #[test]
