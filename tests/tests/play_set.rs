@@ -98,8 +98,15 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
             .collect::<Vec<_>>(),
         sectors
     );
-    let positions = sample(&tables, 509);
-    assert!(positions.len() > 10_000, "{}", positions.len());
+    // Under the rule, three counters and every move's value at each: fewer
+    // positions (every slot is compared above).
+    let step = if rules.no_capture_limit.is_some() {
+        1511
+    } else {
+        509
+    };
+    let positions = sample(&tables, step);
+    assert!(positions.len() > 3_000, "{}", positions.len());
     let mut losses = 0;
     for pos in &positions {
         let outcome = tables.probe(pos).unwrap();
@@ -135,7 +142,7 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
             );
         }
     }
-    assert!(losses > 50, "{losses} losses among the sample");
+    assert!(losses > 20, "{losses} losses among the sample");
 }
 
 #[test]
@@ -158,10 +165,12 @@ fn a_play_set_under_the_rule_answers_at_every_counter() {
         flying: false,
         no_capture_limit: Some(10),
     };
-    for side in ["losses", "wins"] {
-        let (full, play) = packed(rules, side);
-        answers_as_the_tables(full.path(), play.path(), rules);
-    }
+    let (full, losses) = packed(rules, "losses");
+    answers_as_the_tables(full.path(), losses.path(), rules);
+    let wins = tempfile::tempdir().unwrap();
+    let out = pack(full.path(), wins.path(), &["-q", "--side", "wins"]);
+    assert!(out.status.success(), "{}", text(&out));
+    answers_as_the_tables(full.path(), wins.path(), rules);
 }
 
 #[test]
