@@ -160,7 +160,7 @@ impl Tablebase {
     }
 
     /// Opens a play set (`crate::play`): the outcome tables `*.mtw` and
-    /// win-distance tables `*.mtd` of a directory, as `moulin pack` writes
+    /// distance tables `*.mtd` of a directory, as `moulin pack` writes
     /// them. It answers every query of the distance tables, with the same
     /// values. [`Tablebase::open`] opens a directory that holds a play set
     /// and no distance tables this way.
@@ -240,9 +240,15 @@ impl Tablebase {
         Ok(tb)
     }
 
-    /// Whether this is a play set (outcome and win-distance tables).
+    /// Whether this is a play set (outcome and distance tables).
     pub fn is_play_set(&self) -> bool {
         self.play.is_some()
+    }
+
+    /// A play set's distance tables (`<sector>.mtd`), for their headers;
+    /// `None` for other tablebases.
+    pub fn play_distances(&self) -> Option<&Tablebase> {
+        self.play.as_deref()
     }
 
     /// Like `open`, but memory-maps each table on first use instead of
@@ -1080,7 +1086,7 @@ fn check_kind(summary: &TableSummary, kind: TableKind) -> Result<(), FileError> 
 }
 
 /// Whether two headers describe the values of the same distance table
-/// (a play set's outcome and win-distance tables must).
+/// (a play set's outcome and distance tables must).
 fn same_values(a: &TableSummary, b: &TableSummary) -> bool {
     (a.sector, a.rules, a.slots, a.classes, a.positions, a.holes)
         == (b.sector, b.rules, b.slots, b.classes, b.positions, b.holes)
@@ -1088,7 +1094,7 @@ fn same_values(a: &TableSummary, b: &TableSummary) -> bool {
             == (b.max_win, b.max_loss, b.cursed_wins, b.blessed_losses)
 }
 
-/// Whether a directory holds a play set's win-distance tables.
+/// Whether a directory holds a play set's distance tables.
 #[cfg(not(target_arch = "wasm32"))]
 fn has_play_set(dir: &Path) -> bool {
     let extension = TableKind::PlayDistances.extension();

@@ -189,6 +189,17 @@ fn a_play_set_is_smaller_and_a_rerun_keeps_it() {
         set < tables * 3 / 4,
         "{set} bytes of play set for {tables} of tables"
     );
+    // `moulin stats` counts both files of each sector.
+    let stats = moulin()
+        .args(["stats", "--dir"])
+        .arg(play)
+        .output()
+        .unwrap();
+    assert!(
+        text(&stats).contains(&format!(" in {set} bytes")),
+        "{}",
+        text(&stats)
+    );
     let record = std::fs::read_to_string(play.join("pack-record.jsonl")).unwrap();
     assert_eq!(record.lines().count(), 15, "{record}");
     let again = pack(full, play, &["-q"]);
@@ -229,7 +240,7 @@ fn bad_arguments_and_damaged_files_are_errors() {
     let unknown = pack(full, play, &["--sector", "9v9", "-q"]);
     assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
 
-    // A win-distance table missing: opening names it.
+    // A distance table missing: opening names it.
     let copy = moulin_tests::copy_of(play);
     std::fs::remove_file(copy.path().join("4v4.mtd")).unwrap();
     let err = Tablebase::open(copy.path()).unwrap_err();

@@ -11,7 +11,7 @@ use crate::sector::Sector;
 pub const MAGIC: [u8; 8] = *b"MOULINTB";
 /// The newest format version this crate reads and writes. Distance tables
 /// and WDL tables without the rule are written in version 1, as they always
-/// were; a play set's win-distance tables (`FLAG_WINS`) and outcome tables
+/// were; a play set's distance tables (`FLAG_WINS`, `FLAG_LOSSES`) and outcome tables
 /// under the no-capture rule (`Encoding::RuleOutcomes`) in version 2, which
 /// a reader of version 1 refuses by its version number.
 pub const VERSION: u16 = 2;
@@ -561,7 +561,7 @@ impl TableSummary {
             ));
         }
         let one_byte = if rule { 64 } else { 254 };
-        // A win-distance table stores its own symbols (`crate::play`).
+        // A distance table stores its own symbols (`crate::play`).
         if self.play.is_none()
             && self.encoding == Encoding::U8
             && self.max_win.max(self.max_loss) >= Some(one_byte)

@@ -201,7 +201,7 @@ mod native {
     }
 
     /// The tables of a directory, `<dir>/<sector>.mtb` (or its WDL tables,
-    /// `<dir>/<sector>.mtw`, or a play set's win-distance tables,
+    /// `<dir>/<sector>.mtw`, or a play set's distance tables,
     /// `<dir>/<sector>.mtd`).
     #[derive(Debug)]
     pub struct Directory {

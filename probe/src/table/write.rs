@@ -503,7 +503,8 @@ fn summarize(
 }
 
 /// The bytes of a block before compression. `codes` are always distance
-/// codes; an outcome or win-distance table takes what it stores from them.
+/// codes; an outcome table or a play set's distance table takes what it
+/// stores from them.
 fn raw_block(codes: &[u16], s: &TableSummary) -> Vec<u8> {
     if let Some(side) = s.play {
         // A slot of the other side repeats the symbol before it.

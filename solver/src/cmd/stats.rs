@@ -163,7 +163,18 @@ pub fn run(args: &Args) -> super::Outcome {
         .with_context(|| format!("cannot open the tables in {}", args.dir.display()))?;
     // Solving order first, then anything else present.
     let order = Sector::all(true);
-    let mut tables: Vec<&TableSummary> = tb.sectors().map(|(_, s)| s).collect();
+    // A play set's bytes are those of both its files.
+    let owned: Vec<TableSummary> = tb
+        .sectors()
+        .map(|(sector, s)| {
+            let distances = tb.play_distances().and_then(|d| d.summary(sector).ok());
+            TableSummary {
+                bytes: s.bytes + distances.map_or(0, |d| d.bytes),
+                ..*s
+            }
+        })
+        .collect();
+    let mut tables: Vec<&TableSummary> = owned.iter().collect();
     tables.sort_by_key(|s| {
         order
             .iter()

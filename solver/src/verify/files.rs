@@ -166,7 +166,7 @@ pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
 pub struct Listing {
     /// `*.mtb` files by sector (a play set's outcome tables, `*.mtw`).
     pub tables: BTreeMap<Sector, PathBuf>,
-    /// A play set: no distance table, outcome and win-distance tables.
+    /// A play set: no distance table, outcome and distance tables.
     pub play: bool,
     /// Files named like tables that are not named for a sector.
     pub problems: Vec<String>,
