@@ -89,6 +89,9 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
 
     let tables = Tablebase::open(full).unwrap();
     let set = Tablebase::open(play).unwrap();
+    // SAFETY: nothing writes the play set while it is mapped.
+    let mapped = unsafe { Tablebase::open_mapped(play) }.unwrap();
+    assert!(mapped.is_play_set());
     assert!(set.is_play_set() && !set.is_wdl() && !tables.is_play_set());
     assert_eq!(set.rules(), rules);
     let sectors: Vec<_> = tables.sectors().map(|(s, h)| (s, h.classes)).collect();
@@ -111,6 +114,7 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
     for pos in &positions {
         let outcome = tables.probe(pos).unwrap();
         assert_eq!(set.probe(pos).unwrap(), outcome, "{pos}");
+        assert_eq!(mapped.probe(pos).unwrap(), outcome, "{pos}");
         assert_eq!(
             set.probe_wdl(pos).unwrap(),
             tables.probe_wdl(pos).unwrap(),
