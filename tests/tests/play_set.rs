@@ -109,10 +109,10 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
     let step = if rules.no_capture_limit.is_some() {
         1511
     } else {
-        1009
+        2003
     };
     let positions = sample(&tables, step);
-    assert!(positions.len() > 3_000, "{}", positions.len());
+    assert!(positions.len() > 1_500, "{}", positions.len());
     let mut losses = 0;
     for pos in &positions {
         let outcome = tables.probe(pos).unwrap();
@@ -149,7 +149,7 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
             );
         }
     }
-    assert!(losses > 20, "{losses} losses among the sample");
+    assert!(losses > 10, "{losses} losses among the sample");
 }
 
 #[test]

@@ -277,6 +277,7 @@ fn a_session_takes_the_rules_of_the_tables_before_any_probe() {
 }
 
 #[test]
+#[ignore = "a pack of the tables; CI runs it (the page's tests read a play set too)"]
 fn a_session_over_a_play_set_answers_as_over_the_tables() {
     let play = tempfile::tempdir().unwrap();
     let out = moulin()
