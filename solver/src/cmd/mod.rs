@@ -71,3 +71,50 @@ pub fn no_rule_tables(tb: &moulin_probe::Tablebase, command: &str) -> anyhow::Re
         None => Ok(()),
     }
 }
+
+/// The sectors named by `names` (`--sector`), each of which must have a
+/// table in `tb`; every sector of `tb` when none is named.
+pub fn chosen_sectors(
+    tb: &moulin_probe::Tablebase,
+    names: &[String],
+) -> anyhow::Result<Vec<moulin_probe::Sector>> {
+    let present: Vec<moulin_probe::Sector> = tb.sectors().map(|(s, _)| s).collect();
+    if names.is_empty() {
+        return Ok(present);
+    }
+    names
+        .iter()
+        .map(|name| {
+            let s: moulin_probe::Sector = name
+                .parse()
+                .map_err(|e| InputError(format!("invalid sector `{name}`: {e}")))?;
+            if !present.contains(&s) {
+                return Err(InputError(format!(
+                    "no table of sector {s} in {}",
+                    tb.dir().display()
+                ))
+                .into());
+            }
+            Ok(s)
+        })
+        .collect()
+}
+
+/// The progress bar of a pass over sectors, `total` slots (hidden with
+/// `quiet`); the message names the sector at hand.
+pub fn sector_bar(total: u64, quiet: bool) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let target = match quiet {
+        true => ProgressDrawTarget::hidden(),
+        false => ProgressDrawTarget::stderr(),
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{elapsed_precise}] [{bar:40}] {percent:>3}% eta {eta_precise} {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}

@@ -9,7 +9,6 @@
 use super::InputError;
 use crate::solve::driver::lock_directory;
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::Indexer;
 use moulin_probe::play::{outcome_code, symbol};
 use moulin_probe::table::{
@@ -91,7 +90,7 @@ pub fn run(args: &Args) -> super::Outcome {
         ))
         .into());
     }
-    let sectors = chosen_sectors(&tb, args)?;
+    let sectors = super::chosen_sectors(&tb, &args.sectors)?;
     if args.check {
         return check(&tb, &sectors, args);
     }
@@ -108,20 +107,7 @@ pub fn run(args: &Args) -> super::Outcome {
     };
     let ix = Indexer::get();
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
-    let bar = ProgressBar::with_draw_target(
-        Some(total),
-        match args.quiet {
-            true => ProgressDrawTarget::hidden(),
-            false => ProgressDrawTarget::stderr(),
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{elapsed_precise}] [{bar:40}] {percent:>3}% eta {eta_precise} {msg}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
+    let bar = super::sector_bar(total, args.quiet);
     let start = Instant::now();
     let (mut full, mut packed, mut written, mut kept) = (0u64, 0u64, 0usize, 0usize);
     for &sector in &sectors {
@@ -233,30 +219,6 @@ fn check(tb: &Tablebase, sectors: &[Sector], args: &Args) -> super::Outcome {
         start.elapsed().as_secs_f64()
     );
     Ok(differ == 0)
-}
-
-/// The sectors asked for, all of them by default.
-fn chosen_sectors(tb: &Tablebase, args: &Args) -> anyhow::Result<Vec<Sector>> {
-    let present: Vec<Sector> = tb.sectors().map(|(s, _)| s).collect();
-    if args.sectors.is_empty() {
-        return Ok(present);
-    }
-    args.sectors
-        .iter()
-        .map(|name| {
-            let s: Sector = name
-                .parse()
-                .map_err(|e| InputError(format!("invalid sector `{name}`: {e}")))?;
-            if !present.contains(&s) {
-                return Err(InputError(format!(
-                    "no table of sector {s} in {}",
-                    args.dir.display()
-                ))
-                .into());
-            }
-            Ok(s)
-        })
-        .collect()
 }
 
 fn same_directory(a: &Path, b: &Path) -> bool {

@@ -9,10 +9,9 @@ use super::InputError;
 use crate::solve::driver::{intact_wdl_table, lock_directory};
 use crate::verify::files::{check_wdl, Loaded};
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::index::Indexer;
 use moulin_probe::table::{wdl_table_path, write_wdl_table_with, Encoding, WriteOptions};
-use moulin_probe::{Sector, Tablebase};
+use moulin_probe::Tablebase;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -50,24 +49,7 @@ pub fn run(args: &Args) -> super::Outcome {
     let tb = Tablebase::open(&args.dir)
         .with_context(|| format!("opening the tables in {}", args.dir.display()))?;
     super::no_rule_tables(&tb, "wdl")?;
-    let mut sectors: Vec<Sector> = tb.sectors().map(|(s, _)| s).collect();
-    if !args.sectors.is_empty() {
-        let mut chosen = Vec::new();
-        for name in &args.sectors {
-            let s: Sector = name
-                .parse()
-                .map_err(|e| InputError(format!("invalid sector `{name}`: {e}")))?;
-            if !sectors.contains(&s) {
-                return Err(InputError(format!(
-                    "no table of sector {s} in {}",
-                    args.dir.display()
-                ))
-                .into());
-            }
-            chosen.push(s);
-        }
-        sectors = chosen;
-    }
+    let sectors = super::chosen_sectors(&tb, &args.sectors)?;
     if sectors.is_empty() {
         return Err(InputError(format!("no tables in {}", args.dir.display())).into());
     }
@@ -81,20 +63,7 @@ pub fn run(args: &Args) -> super::Outcome {
     };
     let block_slots = Encoding::Wdl.slots_in((args.block_kib as u64) << 10);
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
-    let bar = ProgressBar::with_draw_target(
-        Some(total),
-        match args.quiet {
-            true => ProgressDrawTarget::hidden(),
-            false => ProgressDrawTarget::stderr(),
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{elapsed_precise}] [{bar:40}] {percent:>3}% eta {eta_precise} {msg}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
+    let bar = super::sector_bar(total, args.quiet);
     let start = Instant::now();
     let (mut before, mut after, mut written, mut kept) = (0u64, 0u64, 0usize, 0usize);
     for &sector in &sectors {

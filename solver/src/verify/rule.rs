@@ -21,45 +21,17 @@
 //! win, cursed win, loss and blessed loss is forced exactly as stored (the
 //! captures' levels come from lower sectors, checked on their own), so the
 //! draws are right too.
+//!
+//! The probe rebuilds a play set's values by the same equation, so both
+//! read a code and value a move with `moulin_probe::play`'s functions; what
+//! the verifier adds is applying the equation to every stored value.
 
-use moulin_probe::{Node, Outcome, RuleOutcome, Rules};
-
-/// The value of a stored code under `rules`, `None` for a hole.
-#[inline]
-pub fn decode(rules: &Rules, code: u16) -> Option<RuleOutcome> {
-    match rules.no_capture_limit {
-        None => Outcome::from_code(code).map(RuleOutcome::from),
-        Some(_) => RuleOutcome::from_code(code),
-    }
-}
-
-/// What a move from `node` is worth to its mover, given the stored value of
-/// the position it leads to (`Loss(0)` when the game ends there) and
-/// whether it captured.
-#[inline]
-pub fn move_value(rules: &Rules, node: &Node, capture: bool, after: RuleOutcome) -> RuleOutcome {
-    let Some(n) = rules.no_capture_limit else {
-        return after.before_move();
-    };
-    if node.us_hand > 0 {
-        return after.before_move();
-    }
-    if capture {
-        return match after {
-            RuleOutcome::Loss(0) => RuleOutcome::Win(1),
-            v => v.by_capture(n),
-        };
-    }
-    match after.before_move() {
-        RuleOutcome::Win(d) if d > n => RuleOutcome::CursedWin(d),
-        RuleOutcome::Loss(d) if d > n => RuleOutcome::BlessedLoss(d),
-        v => v,
-    }
-}
+pub use moulin_probe::play::{decode, move_value};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use moulin_probe::{Node, RuleOutcome, Rules};
 
     #[test]
     fn values_of_moves_under_the_rule() {

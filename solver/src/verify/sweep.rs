@@ -13,10 +13,11 @@
 //!
 //! Each class is visited once (`Indexer::for_each_class_of_mover`: when the
 //! stabiliser of `u` is not trivial, only the smallest of the images of `t`
-//! under it is taken). Only the probe's
-//! rules (mills, removals, adjacency), index and decoder are used; the turns
-//! are those of `Rules::for_each_move`, enumerated in another order (a test
-//! compares the two derivations on every position of small sectors).
+//! under it is taken). Only the probe's rules (mills, removals,
+//! adjacency), index, decoder and move values (`moulin_probe::play`) are
+//! used; the turns are those of `Rules::for_each_move`, enumerated in
+//! another order (a test compares the two derivations on every position of
+//! small sectors).
 
 use super::rule;
 use moulin_probe::board::{
