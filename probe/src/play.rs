@@ -8,9 +8,13 @@
 //!   counter 0, three positions a byte (`Encoding::RuleOutcomes`);
 //! - the **distance table** `<sector>.mtd` of one side (`PlaySide`): the
 //!   distance of each position its mover loses (a loss, or under the rule
-//!   a blessed loss) as a small symbol (`symbol`), and at every other slot
-//!   whatever compresses best (the symbol before it); or the same for the
-//!   positions its mover wins.
+//!   a blessed loss) as a small symbol (`symbol`), or the same for the
+//!   positions its mover wins. Its blocks cover the outcome table's and
+//!   hold only the symbols of the side, in slot order
+//!   (`Encoding::Dense`): a slot's symbol is at its rank among the side's
+//!   slots of the outcome block (`Block::rank`). Where a symbol does not
+//!   fit a byte, a symbol per slot, every other slot repeating the one
+//!   before it.
 //!
 //! The other side's distances are not stored. A won position's best move
 //! leads to a position its opponent loses (or captures its way to a
@@ -27,7 +31,7 @@ use crate::index::Indexer;
 use crate::position::Node;
 use crate::rules::Rules;
 use crate::sector::Sector;
-use crate::table::PlaySide;
+use crate::table::{Encoding, PlaySide};
 use crate::tablebase::Tablebase;
 use crate::value::{Outcome, RuleOutcome};
 
@@ -175,7 +179,22 @@ impl Tablebase {
         slot: u64,
         outcome: u16,
     ) -> Result<RuleOutcome, ProbeError> {
-        let symbol = play.stored_code(sector, slot)?;
+        let table = play.summary(sector)?;
+        let symbol = match (table.encoding, side_of(outcome)) {
+            (Encoding::Dense, Some(side)) => {
+                let blocks = self.summary(sector)?.block_slots;
+                if table.block_slots != blocks {
+                    let theirs = table.block_slots;
+                    return Err(self.damaged(
+                        sector,
+                        format!("distance blocks of {theirs} slots, outcome blocks of {blocks}"),
+                    ));
+                }
+                let (block, rank) = self.stored_rank(sector, slot, side)?;
+                play.block_code(sector, block, rank)?
+            }
+            _ => play.stored_code(sector, slot)?,
+        };
         stored_value(&self.rules(), outcome, symbol)
             .ok_or_else(|| self.damaged(sector, format!("symbol {symbol} at slot {slot}")))
     }

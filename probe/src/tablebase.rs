@@ -7,7 +7,7 @@ use crate::position::{Node, Position};
 use crate::rules::{Move, Rules};
 use crate::sector::Sector;
 use crate::table::read::read_summary;
-use crate::table::{Block, Storage, Table, TableKind, TableSource, TableSummary};
+use crate::table::{Block, PlaySide, Storage, Table, TableKind, TableSource, TableSummary};
 use crate::value::{Outcome, Wdl};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -920,6 +920,48 @@ impl Tablebase {
             .map_err(fail)
     }
 
+    /// Where the symbol of a slot of `side` sits in a play set's dense
+    /// distance table (`Encoding::Dense`): the slot's block of this
+    /// tablebase's outcome table, and its rank among the slots of `side`
+    /// there.
+    pub(crate) fn stored_rank(
+        &self,
+        sector: Sector,
+        slot: u64,
+        side: PlaySide,
+    ) -> Result<(u32, usize), ProbeError> {
+        let entry = self.entry(sector)?;
+        let table = self.table(entry)?;
+        let fail = |source| ProbeError::File {
+            path: entry.path.clone(),
+            source,
+        };
+        let (block, i) = table.locate(slot).map_err(fail)?;
+        let rank = self
+            .cache
+            .rank((entry.id, block), i, side, || table.decode_block(block))
+            .map_err(fail)?;
+        Ok((block, rank))
+    }
+
+    /// The `i`-th code of a block of this tablebase's own table of a
+    /// sector.
+    pub(crate) fn block_code(
+        &self,
+        sector: Sector,
+        block: u32,
+        i: usize,
+    ) -> Result<u16, ProbeError> {
+        let entry = self.entry(sector)?;
+        let table = self.table(entry)?;
+        self.cache
+            .code((entry.id, block), i, || table.decode_block(block))
+            .map_err(|source| ProbeError::File {
+                path: entry.path.clone(),
+                source,
+            })
+    }
+
     /// Every code of a sector's table, after checking the file's checksum
     /// (the solver reads finished sectors this way, the verifier too).
     ///
@@ -1166,18 +1208,49 @@ impl BlockCache {
         i: usize,
         load: impl FnOnce() -> Result<Block, FileError>,
     ) -> Result<u16, FileError> {
-        let missing = || FileError::Corrupt(format!("slot {i} missing from block {}", key.1));
+        self.with(key, load, |block| block.code(i))?
+            .ok_or_else(|| FileError::Corrupt(format!("slot {i} missing from block {}", key.1)))
+    }
+
+    /// How many slots of `side` come before the `i`-th of an outcome block
+    /// (`Block::rank`), decoding the block with `load` on a miss.
+    fn rank(
+        &self,
+        key: (u32, u32),
+        i: usize,
+        side: PlaySide,
+        load: impl FnOnce() -> Result<Block, FileError>,
+    ) -> Result<usize, FileError> {
+        self.with(key, load, |block| {
+            block.ensure_ranks(side);
+            block.rank(side, i)
+        })?
+        .ok_or_else(|| FileError::Corrupt(format!("slot {i} missing from block {}", key.1)))
+    }
+
+    /// `f` of a block, decoding the block with `load` on a miss; `f` may
+    /// add to the block (its rank directory), and the cache counts it.
+    fn with<T>(
+        &self,
+        key: (u32, u32),
+        load: impl FnOnce() -> Result<Block, FileError>,
+        f: impl FnOnce(&mut Block) -> T,
+    ) -> Result<T, FileError> {
         {
             let mut shard = self.shard(key);
             shard.clock += 1;
             let now = shard.clock;
             if let Some((block, used)) = shard.blocks.get_mut(&key) {
                 *used = now;
-                return block.code(i).ok_or_else(missing);
+                let before = block.memory();
+                let found = f(block);
+                let grown = block.memory() - before;
+                shard.bytes += grown;
+                return Ok(found);
             }
         }
-        let block = load()?;
-        let code = block.code(i).ok_or_else(missing)?;
+        let mut block = load()?;
+        let found = f(&mut block);
         if block.memory() <= self.shard_bytes {
             let mut shard = self.shard(key);
             shard.bytes += block.memory();
@@ -1193,7 +1266,7 @@ impl BlockCache {
                 }
             }
         }
-        Ok(code)
+        Ok(found)
     }
 }
 

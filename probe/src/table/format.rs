@@ -70,6 +70,15 @@ pub enum Encoding {
     /// digit `j` of byte `k` in base 5, so every byte is below 125); a hole
     /// holds the value before it, as in `Wdl`. Format version 2.
     RuleOutcomes,
+    /// A play set's distance table: a block covers the slots of its outcome
+    /// table's block (the same `block_slots`) and holds one byte, the
+    /// symbol, per slot whose outcome there is of the stored side, in slot
+    /// order, and nothing for the others. So a block is as long as the
+    /// stored side's slots in the outcome block (a hole the outcome table
+    /// fills with such an outcome has the symbol before it, 0 at the start
+    /// of the block), and the symbol of a slot is found at its rank among
+    /// them. Format version 2.
+    Dense,
 }
 
 /// What a table file holds.
@@ -129,7 +138,7 @@ impl Encoding {
     /// Header byte 20: bytes per slot (0 for the quarter byte of `Wdl`).
     pub fn width(self) -> u8 {
         match self {
-            Encoding::U8 => 1,
+            Encoding::U8 | Encoding::Dense => 1,
             Encoding::U16 | Encoding::U16Planes => 2,
             Encoding::Wdl | Encoding::RuleOutcomes => 0,
         }
@@ -160,6 +169,7 @@ impl Encoding {
             Encoding::U16Planes => 2,
             Encoding::Wdl => 3,
             Encoding::RuleOutcomes => 4,
+            Encoding::Dense => 5,
         }
     }
 
@@ -170,6 +180,7 @@ impl Encoding {
             2 => Some(Encoding::U16Planes),
             3 => Some(Encoding::Wdl),
             4 => Some(Encoding::RuleOutcomes),
+            5 => Some(Encoding::Dense),
             _ => None,
         }
     }
@@ -445,6 +456,7 @@ impl TableSummary {
             Encoding::Wdl => wdl && !rule,
             Encoding::RuleOutcomes => wdl && rule,
             Encoding::U8 | Encoding::U16 | Encoding::U16Planes => !wdl,
+            Encoding::Dense => !wdl && play.is_some(),
         };
         if !fits {
             return Err(corrupt(format!(

@@ -2,7 +2,8 @@
 //! whole table decoded for the solver and the verifier.
 
 use super::format::{
-    corrupt, u32_at, u64_at, Encoding, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN,
+    corrupt, u32_at, u64_at, Encoding, PlaySide, TableSummary, END_MAGIC, HEADER_LEN,
+    INDEX_ENTRY_LEN,
 };
 use super::storage::{ReadHint, Storage};
 use crate::error::FileError;
@@ -66,7 +67,14 @@ pub struct Block {
     encoding: Encoding,
     slots: usize,
     bytes: Box<[u8]>,
+    /// An outcome block of a play set: how many slots of the stored side
+    /// come before every `RANK_STEP`-th slot (`Block::with_ranks`).
+    ranks: Option<(PlaySide, Box<[u32]>)>,
 }
+
+/// Slots between two entries of an outcome block's rank directory: whole
+/// bytes of both outcome encodings (a multiple of 12), 96 bytes of `Wdl`.
+const RANK_STEP: usize = 384;
 
 impl Block {
     /// Number of slots in the block.
@@ -81,7 +89,7 @@ impl Block {
 
     /// Bytes of memory the decoded block takes.
     pub fn memory(&self) -> usize {
-        self.bytes.len()
+        self.bytes.len() + self.ranks.as_ref().map_or(0, |(_, r)| 4 * r.len())
     }
 
     /// The code of the `i`-th slot of the block (`HOLE` for a hole; in a
@@ -90,6 +98,7 @@ impl Block {
     pub fn code(&self, i: usize) -> Option<u16> {
         match self.encoding {
             Encoding::U8 => self.bytes.get(i).map(|&b| widen(b)),
+            Encoding::Dense => self.bytes.get(i).map(|&b| b as u16),
             Encoding::Wdl => {
                 if i >= self.slots {
                     return None;
@@ -112,7 +121,9 @@ impl Block {
     /// Every code of the block, in slot order.
     fn codes(&self) -> impl Iterator<Item = u16> + '_ {
         let (bytes, words, quarters) = match self.encoding {
-            Encoding::U8 => (Some(self.bytes.iter().map(|&b| widen(b))), None, None),
+            Encoding::U8 | Encoding::Dense => {
+                (Some(self.bytes.iter().map(|&b| widen(b))), None, None)
+            }
             Encoding::U16 | Encoding::U16Planes => (
                 None,
                 Some(
@@ -149,6 +160,112 @@ impl Block {
     fn extend(&self, out: &mut Vec<u16>) {
         out.extend(self.codes());
     }
+
+    /// Gives an outcome block its rank directory for `side` (see
+    /// `Block::rank`), unless it has it; any other block is left alone.
+    pub fn ensure_ranks(&mut self, side: PlaySide) {
+        let has = matches!(&self.ranks, Some((s, _)) if *s == side);
+        if has || !matches!(self.encoding, Encoding::Wdl | Encoding::RuleOutcomes) {
+            return;
+        }
+        let mut ranks = Vec::with_capacity(self.slots.div_ceil(RANK_STEP));
+        let mut count = 0u32;
+        for start in (0..self.slots).step_by(RANK_STEP) {
+            ranks.push(count);
+            count += self.count_between(side, start, (start + RANK_STEP).min(self.slots)) as u32;
+        }
+        self.ranks = Some((side, ranks.into_boxed_slice()));
+    }
+
+    /// In an outcome block given `ensure_ranks(side)`: how many of the slots
+    /// before slot `i` hold an outcome of `side` (a win or cursed win, a
+    /// loss or blessed loss), that is where slot `i`'s symbol sits in the
+    /// dense distance block of the same slots (`Encoding::Dense`). `None`
+    /// in a block without that directory, or past the end.
+    #[inline]
+    pub fn rank(&self, side: PlaySide, i: usize) -> Option<usize> {
+        let (of, ranks) = self.ranks.as_ref()?;
+        if *of != side || i >= self.slots {
+            return None;
+        }
+        let start = i / RANK_STEP * RANK_STEP;
+        Some(ranks[i / RANK_STEP] as usize + self.count_between(side, start, i))
+    }
+
+    /// How many slots in `start..end` of an outcome block hold an outcome
+    /// of `side`; `start` is a multiple of 12 (whole bytes of both outcome
+    /// encodings).
+    fn count_between(&self, side: PlaySide, start: usize, end: usize) -> usize {
+        debug_assert!(start.is_multiple_of(12) && end <= self.slots);
+        let of_side = |code: u16| crate::play::side_of(code) == Some(side);
+        match self.encoding {
+            Encoding::Wdl => {
+                // Two bits a slot: 1 a win, 2 a loss; 3 never occurs.
+                let (full, rest) = ((end - start) / 4, (end - start) % 4);
+                let bytes = &self.bytes[start / 4..start / 4 + full];
+                let mut n = 0;
+                let mut words = bytes.chunks_exact(8);
+                for w in &mut words {
+                    let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+                    n += side_bits(w, side).count_ones() as usize;
+                }
+                for &b in words.remainder() {
+                    n += side_bits(b as u64, side).count_ones() as usize;
+                }
+                n + (end - rest..end)
+                    .filter(|&j| of_side(quarter(&self.bytes, j)))
+                    .count()
+            }
+            Encoding::RuleOutcomes => {
+                let (full, rest) = ((end - start) / 3, (end - start) % 3);
+                let table = match side {
+                    PlaySide::Wins => &RULE_WINS_IN_BYTE,
+                    PlaySide::Losses => &RULE_LOSSES_IN_BYTE,
+                };
+                let bytes = &self.bytes[start / 3..start / 3 + full];
+                let n: usize = bytes.iter().map(|&b| table[b as usize] as usize).sum();
+                n + (end - rest..end)
+                    .filter(|&j| of_side(fifth(&self.bytes, j)))
+                    .count()
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// The low bit of every 2-bit WDL value in `w` that is of `side` (1 a win,
+/// 2 a loss).
+#[inline]
+fn side_bits(w: u64, side: PlaySide) -> u64 {
+    const LOW: u64 = 0x5555_5555_5555_5555;
+    let (low, high) = (w & LOW, (w >> 1) & LOW);
+    match side {
+        PlaySide::Wins => low & !high,
+        PlaySide::Losses => high & !low,
+    }
+}
+
+/// How many of a rule outcome byte's three digits are of a side.
+const RULE_WINS_IN_BYTE: [u8; 125] = digits_in_byte([1, 3]);
+const RULE_LOSSES_IN_BYTE: [u8; 125] = digits_in_byte([2, 4]);
+
+const fn digits_in_byte(of: [u8; 2]) -> [u8; 125] {
+    let mut table = [0u8; 125];
+    let mut b = 0;
+    while b < 125 {
+        let (mut d, mut n, mut k) = (b as u8, 0u8, 0);
+        while k < 3 {
+            let digit = d % 5;
+            if digit == of[0] || digit == of[1] {
+                n += 1;
+            }
+            d /= 5;
+            k += 1;
+        }
+        table[b] = n;
+        b += 1;
+    }
+    table
 }
 
 /// The 2-bit value of slot `i` of a WDL block.
@@ -403,6 +520,7 @@ impl<S: Storage> Table<S> {
     /// result and one decoded block in memory; memory grows with the blocks
     /// actually decoded (each checked), never with what a header claims.
     pub fn decode_all(&self) -> Result<Vec<u16>, FileError> {
+        self.check_slot_order()?;
         self.check_checksum()?;
         let first = self.summary.slots_in_block(0) as usize;
         let mut out = Vec::with_capacity(first);
@@ -423,6 +541,7 @@ impl<S: Storage> Table<S> {
                 self.summary.slots
             )));
         }
+        self.check_slot_order()?;
         self.check_checksum()?;
         let mut at = 0;
         for block in 0..self.summary.blocks {
@@ -439,6 +558,19 @@ impl<S: Storage> Table<S> {
             )));
         }
         Ok(())
+    }
+
+    /// A dense distance table (`Encoding::Dense`) holds no code per slot:
+    /// its blocks are read through the play set's outcome table.
+    fn check_slot_order(&self) -> Result<(), FileError> {
+        match self.summary.encoding {
+            Encoding::Dense => Err(FileError::Unsupported(
+                "a dense play-set distance table has no value per slot: read it through its \
+                 outcome table (open the play set's directory)"
+                    .into(),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Checks the CRC32 of the whole file against its trailer (reads every
@@ -478,10 +610,13 @@ impl<S: Storage + AsRef<[u8]>> Table<S> {
 
 /// Decompresses one block's frame and checks its length.
 fn decode_frame(s: &TableSummary, block: u32, frame: &[u8]) -> Result<Block, FileError> {
-    let slots = s.slots_in_block(block) as usize;
+    let mut slots = s.slots_in_block(block) as usize;
     let len = s.encoding.bytes_for(slots as u64) as usize;
     let raw = decompress(frame, len)?;
-    if raw.len() != len {
+    if s.encoding == Encoding::Dense && raw.len() <= len {
+        // One symbol per slot of the stored side: at most one per slot.
+        slots = raw.len();
+    } else if raw.len() != len {
         return Err(corrupt(format!(
             "block {block} decompresses to {} bytes, expected {len}",
             raw.len()
@@ -509,12 +644,13 @@ fn decode_frame(s: &TableSummary, block: u32, frame: &[u8]) -> Result<Block, Fil
             }
             raw.into_boxed_slice()
         }
-        Encoding::U8 | Encoding::U16 => raw.into_boxed_slice(),
+        Encoding::U8 | Encoding::U16 | Encoding::Dense => raw.into_boxed_slice(),
     };
     Ok(Block {
         encoding: s.encoding,
         slots,
         bytes,
+        ranks: None,
     })
 }
 
@@ -529,6 +665,68 @@ pub fn block_crc(block: u32, frame: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranks_count_the_slots_of_a_side_before_each_slot() {
+        // Outcomes from a fixed generator, with runs, in blocks whose
+        // lengths end inside a byte and inside a directory step.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (encoding, kinds, slots) in [
+            (Encoding::Wdl, 3, 5_003),
+            (Encoding::Wdl, 3, 1_024),
+            (Encoding::RuleOutcomes, 5, 4_999),
+            (Encoding::RuleOutcomes, 5, 1_537),
+        ] {
+            let mut outcomes = Vec::with_capacity(slots);
+            while outcomes.len() < slots {
+                let (o, run) = ((next() % kinds) as u8, 1 + next() % 40);
+                outcomes.extend(std::iter::repeat_n(o, run as usize));
+            }
+            outcomes.truncate(slots);
+            let bytes: Box<[u8]> = match encoding {
+                Encoding::Wdl => outcomes
+                    .chunks(4)
+                    .map(|c| c.iter().rev().fold(0, |b, &o| b << 2 | o))
+                    .collect(),
+                _ => outcomes
+                    .chunks(3)
+                    .map(|c| c.iter().rev().fold(0, |b, &o| b * 5 + o))
+                    .collect(),
+            };
+            for side in [PlaySide::Wins, PlaySide::Losses] {
+                let mut block = Block {
+                    encoding,
+                    slots,
+                    bytes: bytes.clone(),
+                    ranks: None,
+                };
+                assert_eq!(block.rank(side, 0), None, "no directory yet");
+                block.ensure_ranks(side);
+                let of = |o: u8| match side {
+                    PlaySide::Wins => o == 1 || o == 3,
+                    PlaySide::Losses => o == 2 || o == 4,
+                };
+                let mut before = 0;
+                for (i, &o) in outcomes.iter().enumerate() {
+                    assert_eq!(block.code(i), Some(o as u16));
+                    assert_eq!(block.rank(side, i), Some(before), "{encoding:?} slot {i}");
+                    before += of(o) as usize;
+                }
+                assert_eq!(block.rank(side, slots), None);
+                let other = match side {
+                    PlaySide::Wins => PlaySide::Losses,
+                    PlaySide::Losses => PlaySide::Wins,
+                };
+                assert_eq!(block.rank(other, 1), None, "the directory is of one side");
+            }
+        }
+    }
 
     #[test]
     fn the_pure_rust_decoder_agrees_with_libzstd() {

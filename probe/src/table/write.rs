@@ -9,7 +9,7 @@ use super::format::{
 use super::read::{block_crc, check_file_name, Table};
 use crate::error::FileError;
 use crate::index::{count_positions, Indexer};
-use crate::play::{outcome_code, symbol};
+use crate::play::{outcome_code, side_of, symbol};
 use crate::rules::Rules;
 use crate::sector::Sector;
 use crate::value::{Outcome, RuleOutcome, HOLE};
@@ -48,6 +48,10 @@ const SAMPLE_BLOCKS: u64 = 16;
 /// and thread; level 15 is three times faster and 2.5% larger, level 22
 /// twice slower and 1.3% smaller.
 pub const DEFAULT_LEVEL: i32 = 19;
+/// Decompressed bytes of a play set's outcome block by default (65,536
+/// slots without the rule): a probe of the side not stored reads an
+/// outcome per move, so a cold probe decodes a block per move.
+pub const PLAY_OUTCOME_BLOCK_BYTES: u32 = 16 * 1024;
 
 /// How a table is written. The defaults suit every sector.
 #[derive(Clone, Debug)]
@@ -141,8 +145,12 @@ pub enum Contents {
     /// Their outcomes (`<sector>.mtw`).
     Outcomes,
     /// A play set's distances of one side (`<sector>.mtd`): the symbol of
-    /// each position of that side (`crate::play::symbol`), the symbol
-    /// before it at every other slot. Format version 2.
+    /// each position of that side (`crate::play::symbol`), in the blocks of
+    /// its outcome table, one byte per slot of the side
+    /// (`Encoding::Dense`: `WriteOptions::block_bytes` are then the outcome
+    /// table's, and 0 means `PLAY_OUTCOME_BLOCK_BYTES`); or, when a symbol
+    /// does not fit a byte or another encoding is asked for, one per slot,
+    /// the symbol before it at every other slot. Format version 2.
     Play(PlaySide),
 }
 
@@ -198,12 +206,39 @@ fn compare_written(path: &Path, what: Contents, values: &[u16]) -> Result<(), Fi
     let table = Table::open(path)?;
     table.check_checksum()?;
     let rules = table.summary().rules;
-    let stored = table.decode_all()?;
     let differs = |what: String| {
         FileError::Corrupt(format!(
             "read back, the new file differs from its source: {what}"
         ))
     };
+    if let (Contents::Play(side), Encoding::Dense) = (what, table.summary().encoding) {
+        let per = table.summary().block_slots as usize;
+        for (block, codes) in values.chunks(per).enumerate() {
+            let stored = table.decode_block(block as u32)?;
+            // The slots the outcome table gives to the side, in order.
+            let (mut rank, mut last) = (0, 0);
+            for (i, &code) in codes.iter().enumerate() {
+                last = stored_outcome(&rules, code, last);
+                if side_of(last as u16) != Some(side) {
+                    continue;
+                }
+                let got = stored.code(rank);
+                if let Some(want) = symbol(&rules, side, code).filter(|&w| Some(w) != got) {
+                    let slot = block * per + i;
+                    return Err(differs(format!("slot {slot} holds {got:?}, not {want}")));
+                }
+                rank += 1;
+            }
+            if rank != stored.len() {
+                let n = stored.len();
+                return Err(differs(format!(
+                    "block {block} holds {n} symbols, not {rank}"
+                )));
+            }
+        }
+        return Ok(());
+    }
+    let stored = table.decode_all()?;
     if stored.len() != values.len() {
         return Err(differs(format!(
             "{} slots for {}",
@@ -506,6 +541,20 @@ fn summarize(
 /// codes; an outcome table or a play set's distance table takes what it
 /// stores from them.
 fn raw_block(codes: &[u16], s: &TableSummary) -> Vec<u8> {
+    if let (Some(side), Encoding::Dense) = (s.play, s.encoding) {
+        // A symbol per slot the outcome table gives to the side; a hole
+        // among them repeats the symbol before it.
+        let (mut last, mut previous) = (0, 0);
+        let mut raw = Vec::new();
+        for &code in codes {
+            last = stored_outcome(&s.rules, code, last);
+            if side_of(last as u16) == Some(side) {
+                previous = symbol(&s.rules, side, code).map_or(previous, |x| x as u8);
+                raw.push(previous);
+            }
+        }
+        return raw;
+    }
     if let Some(side) = s.play {
         // A slot of the other side repeats the symbol before it.
         let mut last = 0;
@@ -535,12 +584,7 @@ fn raw_block(codes: &[u16], s: &TableSummary) -> Vec<u8> {
             let mut raw = vec![0u8; codes.len().div_ceil(4)];
             let mut last = 0u8;
             for (i, &code) in codes.iter().enumerate() {
-                last = match Outcome::from_code(code) {
-                    Some(Outcome::Draw) => 0,
-                    Some(Outcome::Win(_)) => 1,
-                    Some(Outcome::Loss(_)) => 2,
-                    None => last,
-                };
+                last = stored_outcome(&s.rules, code, last);
                 raw[i / 4] |= last << (2 * (i % 4));
             }
             raw
@@ -550,11 +594,27 @@ fn raw_block(codes: &[u16], s: &TableSummary) -> Vec<u8> {
             let mut raw = vec![0u8; codes.len().div_ceil(3)];
             let mut last = 0u8;
             for (i, &code) in codes.iter().enumerate() {
-                last = RuleOutcome::from_code(code).map_or(last, |v| v.outcome_code() as u8);
+                last = stored_outcome(&s.rules, code, last);
                 raw[i / 3] += last * [1, 5, 25][i % 3];
             }
             raw
         }
+        Encoding::Dense => unreachable!("a dense block is a play set's"),
+    }
+}
+
+/// The outcome an outcome table stores for a code, `last` the one it
+/// stored for the slot before in the block (0, a draw, at its start): the
+/// outcome code (`RuleOutcome::outcome_code`), and `last` for a hole.
+fn stored_outcome(rules: &Rules, code: u16, last: u8) -> u8 {
+    match rules.no_capture_limit {
+        Some(_) => RuleOutcome::from_code(code).map_or(last, |v| v.outcome_code() as u8),
+        None => match Outcome::from_code(code) {
+            Some(Outcome::Draw) => 0,
+            Some(Outcome::Win(_)) => 1,
+            Some(Outcome::Loss(_)) => 2,
+            None => last,
+        },
     }
 }
 
@@ -573,9 +633,18 @@ fn encode_to<W: Write + Seek>(
         let most = values.iter().filter_map(|&c| symbol(&rules, side, c)).max();
         fits_u8 = most.unwrap_or(0) < u8::MAX as u16;
     }
+    let outcomes = match rules.no_capture_limit {
+        Some(_) => Encoding::RuleOutcomes,
+        None => Encoding::Wdl,
+    };
     let encoding = match options.encoding {
-        _ if wdl && rules.no_capture_limit.is_some() => Encoding::RuleOutcomes,
-        _ if wdl => Encoding::Wdl,
+        _ if wdl => outcomes,
+        None if summary.play.is_some() && fits_u8 => Encoding::Dense,
+        Some(Encoding::Dense) if summary.play.is_none() || !fits_u8 => {
+            return Err(FileError::BadValues(
+                "the dense encoding is a play set's, with symbols below 255".into(),
+            ))
+        }
         // A distance table is never written in the WDL encoding.
         None | Some(Encoding::Wdl | Encoding::RuleOutcomes) if fits_u8 => Encoding::U8,
         None | Some(Encoding::Wdl | Encoding::RuleOutcomes) => Encoding::U16Planes,
@@ -589,11 +658,21 @@ fn encode_to<W: Write + Seek>(
     summary.rules = rules;
     summary.wdl = wdl;
     summary.encoding = encoding;
-    let block_bytes = match options.block_bytes {
-        0 => auto_block_bytes(values, &summary, options.level)?,
-        n => n.min(MAX_BLOCK_BYTES as u32),
+    let block_slots = if encoding == Encoding::Dense {
+        // The blocks of the outcome table.
+        let bytes = match options.block_bytes {
+            0 => PLAY_OUTCOME_BLOCK_BYTES,
+            n => n,
+        };
+        let slots = outcomes.slots_in(bytes as u64).min(MAX_BLOCK_BYTES);
+        (slots as u32).max(1)
+    } else {
+        let block_bytes = match options.block_bytes {
+            0 => auto_block_bytes(values, &summary, options.level)?,
+            n => n.min(MAX_BLOCK_BYTES as u32),
+        };
+        (encoding.slots_in(block_bytes as u64) as u32).max(1)
     };
-    let block_slots = (encoding.slots_in(block_bytes as u64) as u32).max(1);
     let blocks = u32::try_from(summary.slots.div_ceil(block_slots as u64))
         .map_err(|_| FileError::BadValues("too many blocks; use larger blocks".into()))?;
     summary.block_slots = block_slots;

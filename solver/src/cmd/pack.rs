@@ -95,15 +95,11 @@ pub fn run(args: &Args) -> super::Outcome {
         return check(&tb, &sectors, args);
     }
     let _lock = lock_directory(&args.out)?;
-    let options = WriteOptions {
+    let outcome_options = WriteOptions {
         level: args.level,
-        block_bytes: 0,
+        block_bytes: args.outcome_block_kib << 10,
         encoding: None,
         threads: args.threads.unwrap_or(0),
-    };
-    let outcome_options = WriteOptions {
-        block_bytes: args.outcome_block_kib << 10,
-        ..options.clone()
     };
     let ix = Indexer::get();
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
@@ -130,11 +126,8 @@ pub fn run(args: &Args) -> super::Outcome {
             .enumerate()
         {
             let (rules, out) = (summary.rules, &args.out);
-            let options = match what {
-                Contents::Outcomes => &outcome_options,
-                _ => &options,
-            };
-            let new = write_contents(out, what, sector, rules, &values, options, true)
+            // A dense distance table has the blocks of its outcome table.
+            let new = write_contents(out, what, sector, rules, &values, &outcome_options, true)
                 .with_context(|| format!("writing {} of {sector}", what.kind().describe()))?;
             bytes[i] = new.bytes;
         }
@@ -237,6 +230,13 @@ fn packed_already(dir: &Path, summary: &TableSummary, args: &Args) -> Option<u64
         Some(_) => Encoding::RuleOutcomes.slots_in((args.outcome_block_kib as u64) << 10),
         None => outcome_slots,
     };
+    // The distances are dense when every symbol fits a byte (`symbol`:
+    // half a plain distance, a DTC, or a DTC less one for a win).
+    let dense = match (summary.rules.no_capture_limit, args.side) {
+        (None, _) => true,
+        (Some(_), PlaySide::Losses) => summary.max_loss.is_none_or(|d| d < 255),
+        (Some(_), PlaySide::Wins) => summary.max_win.is_none_or(|d| d < 256),
+    };
     let mut bytes = 0;
     for kind in [TableKind::Outcomes, TableKind::PlayDistances] {
         let path = dir.join(format!("{}.{}", summary.sector.name(), kind.extension()));
@@ -246,7 +246,11 @@ fn packed_already(dir: &Path, summary: &TableSummary, args: &Args) -> Option<u64
             && s.level == args.level
             && match kind {
                 TableKind::Outcomes => s.block_slots as u64 == outcome_slots,
-                _ => s.play == Some(args.side),
+                _ => {
+                    s.play == Some(args.side)
+                        && (s.encoding == Encoding::Dense) == dense
+                        && (!dense || s.block_slots as u64 == outcome_slots)
+                }
             }
             && (s.rules, s.classes, s.positions, s.holes)
                 == (
