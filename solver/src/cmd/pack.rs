@@ -288,29 +288,60 @@ struct Entropy {
 
 impl Entropy {
     fn of(rules: &Rules, side: PlaySide, values: &[u16]) -> Entropy {
-        let mut single: HashMap<u16, u64> = HashMap::new();
-        let mut pairs: HashMap<(u16, u16), u64> = HashMap::new();
+        // Symbols are small (a distance at most): counted in arrays up to
+        // `SMALL`, in maps beyond.
+        const SMALL: usize = 256;
+        let mut single = vec![0u64; SMALL];
+        let mut pairs = vec![0u64; (SMALL + 1) * SMALL];
+        let mut large: HashMap<(u16, u16), u64> = HashMap::new();
         let mut outcomes = [0u64; 5];
+        // The symbol before (none before the first: u16::MAX, row SMALL).
         let mut last = u16::MAX;
         for &code in values {
             if let Some(o) = outcome_code(rules, code) {
                 outcomes[o as usize] += 1;
             }
             if let Some(s) = symbol(rules, side, code) {
-                *single.entry(s).or_default() += 1;
-                *pairs.entry((last, s)).or_default() += 1;
+                let row = if last == u16::MAX {
+                    SMALL
+                } else {
+                    last as usize
+                };
+                if (s as usize) < SMALL && row <= SMALL {
+                    single[s as usize] += 1;
+                    pairs[row * SMALL + s as usize] += 1;
+                } else {
+                    *large.entry((last, s)).or_default() += 1;
+                }
                 last = s;
             }
         }
-        let stored: u64 = single.values().sum();
-        let order0 = bits(single.values().copied(), stored);
+        // Fold the rare large symbols into maps of both orders.
+        let mut singles: HashMap<u16, u64> = HashMap::new();
+        let mut pair_counts: HashMap<(u16, u16), u64> = large;
+        for (&(_, s), &n) in &pair_counts {
+            *singles.entry(s).or_default() += n;
+        }
+        for (s, &n) in single.iter().enumerate().filter(|(_, &n)| n > 0) {
+            *singles.entry(s as u16).or_default() += n;
+        }
+        for (k, &n) in pairs.iter().enumerate().filter(|(_, &n)| n > 0) {
+            let row = k / SMALL;
+            let key = (
+                if row == SMALL { u16::MAX } else { row as u16 },
+                (k % SMALL) as u16,
+            );
+            *pair_counts.entry(key).or_default() += n;
+        }
+        let stored: u64 = singles.values().sum();
+        let order0 = bits(singles.values().copied(), stored);
         // H(S | previous) = H(previous, S) - H(previous).
         let mut contexts: HashMap<u16, u64> = HashMap::new();
-        for (&(c, _), &n) in &pairs {
+        for (&(c, _), &n) in &pair_counts {
             *contexts.entry(c).or_default() += n;
         }
         let order1 =
-            bits(pairs.values().copied(), stored) - bits(contexts.values().copied(), stored);
+            bits(pair_counts.values().copied(), stored) - bits(contexts.values().copied(), stored);
         let classes: u64 = outcomes.iter().sum();
         Entropy {
             stored,
