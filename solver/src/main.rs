@@ -43,8 +43,8 @@ enum Command {
     /// 256 KiB blocks by default); resumable.
     Wdl(cmd::wdl::Args),
     /// Write a play set from the tables: outcome tables and the distances
-    /// of won positions only (about half the bytes, the same answers);
-    /// resumable.
+    /// of one side only (the lost positions by default; about half the
+    /// bytes, the same answers); resumable.
     Pack(cmd::pack::Args),
     /// Download a table set from an HTTP(S) host (such as `moulin serve`),
     /// checking every file's SHA-256; resumable.

@@ -1,5 +1,6 @@
 //! Play sets (`moulin pack`, `moulin_probe::play`): outcome tables and the
-//! distances of won positions only, the losses rebuilt by one ply. On the
+//! distances of one side only (the losses by default), the other side's
+//! rebuilt by one ply. On the
 //! reduced game (the moving phase up to 4 stones a side and its placement
 //! sectors), without the rule and under a no-capture limit of 10 without
 //! flying:
@@ -156,6 +157,57 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
 fn a_play_set_answers_as_the_tables() {
     let (full, play) = shared();
     answers_as_the_tables(full, play, Rules::default());
+    // Random positions with every move's value (`--check --sample`).
+    let out = pack(full, play, &["--check", "--sample", "3000", "--seed", "7"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("3000 random positions of 15 sectors probed with every move: 0 differ"),
+        "{}",
+        text(&out)
+    );
+}
+
+/// A play set whose stored distances are off (every loss of 3v3 two turns
+/// longer, but the longest, so the headers agree) answers differently, and
+/// the random sample says so.
+#[test]
+fn a_sample_of_positions_finds_distances_that_differ() {
+    let (full, play) = shared();
+    let tables = Tablebase::open(full).unwrap();
+    let sector = "3v3".parse().unwrap();
+    let longest = tables.summary(sector).unwrap().max_loss.unwrap();
+    let mut values = tables.sector_values(sector).unwrap();
+    let mut changed = 0;
+    for v in values.iter_mut() {
+        if let Some(Outcome::Loss(d)) = Outcome::from_code(*v) {
+            if d > 0 && d + 2 < longest {
+                *v = Outcome::Loss(d + 2).code().unwrap();
+                changed += 1;
+            }
+        }
+    }
+    assert!(changed > 1000, "{changed}");
+    let lie = moulin_tests::copy_of(play);
+    let what = Contents::Play(PlaySide::Losses);
+    let options = WriteOptions::default();
+    write_contents(
+        lie.path(),
+        what,
+        sector,
+        Rules::default(),
+        &values,
+        &options,
+        true,
+    )
+    .unwrap();
+    let out = pack(
+        full,
+        lie.path(),
+        &["--check", "--sample", "2000", "--sector", "3v3"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("3v3 "), "{}", text(&out));
+    assert!(!text(&out).contains(": 0 differ"), "{}", text(&out));
 }
 
 #[test]

@@ -61,6 +61,14 @@ pub struct Args {
     /// the tables, each value rebuilt as a probe rebuilds it.
     #[arg(long)]
     pub check: bool,
+    /// With `--check`: instead of every slot, this many random positions
+    /// (every sector chosen, by its share of the slots), each probed on
+    /// both for its value and every move's value.
+    #[arg(long, value_name = "POSITIONS", requires = "check")]
+    pub sample: Option<u64>,
+    /// With `--sample`: the seed of the random positions.
+    #[arg(long, default_value_t = 1, requires = "sample")]
+    pub seed: u64,
 }
 
 fn parse_side(text: &str) -> Result<PlaySide, String> {
@@ -91,8 +99,10 @@ pub fn run(args: &Args) -> super::Outcome {
         .into());
     }
     let sectors = super::chosen_sectors(&tb, &args.sectors)?;
-    if args.check {
-        return check(&tb, &sectors, args);
+    match (args.check, args.sample) {
+        (true, Some(n)) => return check_sample(&tb, &sectors, n, args),
+        (true, None) => return check(&tb, &sectors, args),
+        _ => {}
     }
     let _lock = lock_directory(&args.out)?;
     let outcome_options = WriteOptions {
@@ -212,6 +222,74 @@ fn check(tb: &Tablebase, sectors: &[Sector], args: &Args) -> super::Outcome {
         start.elapsed().as_secs_f64()
     );
     Ok(differ == 0)
+}
+
+/// `moulin pack --check --sample N`: `N` random positions probed on the
+/// tables and on the play set, their values and every move's value.
+fn check_sample(tb: &Tablebase, sectors: &[Sector], n: u64, args: &Args) -> super::Outcome {
+    use moulin_probe::Position;
+    use rayon::prelude::*;
+    let play = Tablebase::open_play(&args.out)
+        .with_context(|| format!("opening the play set in {}", args.out.display()))?;
+    let ix = Indexer::get();
+    // Sectors by their share of the slots: the first whose running total
+    // passes a uniform draw.
+    let mut totals = Vec::with_capacity(sectors.len());
+    let mut total = 0u64;
+    for &s in sectors {
+        total += ix.slots(s);
+        totals.push(total);
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        pool = pool.num_threads(t);
+    }
+    let start = Instant::now();
+    let found: Vec<String> = pool.build()?.install(|| {
+        (0..n)
+            .into_par_iter()
+            .map(|k| {
+                let mut draw = splitmix(args.seed ^ splitmix(k));
+                // Redraw a hole (a slot no position maps to).
+                let (sector, node) = loop {
+                    let at = draw % total;
+                    let s = totals.partition_point(|&t| t <= at);
+                    let slot = splitmix(draw) % ix.slots(sectors[s]);
+                    match ix.unindex(sectors[s], slot) {
+                        Some(node) => break (sectors[s], node),
+                        None => draw = splitmix(draw),
+                    }
+                };
+                let pos = Position::from_node(node, node.side_by_hands());
+                let both = |f: &dyn Fn(&Tablebase) -> String| (f(tb), f(&play));
+                let (want, got) = both(&|t: &Tablebase| match t.probe_moves(&pos) {
+                    Ok(moves) => format!("{:?} after {moves:?}", t.probe(&pos)),
+                    Err(e) => format!("error: {e}"),
+                });
+                (want != got)
+                    .then(|| format!("{sector} {pos}: the tables {want}, the play set {got}"))
+            })
+            .flatten()
+            .collect()
+    });
+    for line in found.iter().take(10) {
+        println!("{line}");
+    }
+    println!(
+        "{n} random positions of {} sectors probed with every move: {} differ; {:.1} s",
+        sectors.len(),
+        found.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(found.is_empty())
+}
+
+/// The splitmix64 step: a well-mixed 64-bit value of `x`.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 fn same_directory(a: &Path, b: &Path) -> bool {
