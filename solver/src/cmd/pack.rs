@@ -105,72 +105,106 @@ pub fn run(args: &Args) -> super::Outcome {
         _ => {}
     }
     let _lock = lock_directory(&args.out)?;
-    let outcome_options = WriteOptions {
-        level: args.level,
-        block_bytes: args.outcome_block_kib << 10,
-        encoding: None,
-        threads: args.threads.unwrap_or(0),
-    };
     let ix = Indexer::get();
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
     let bar = super::sector_bar(total, args.quiet);
     let start = Instant::now();
-    let (mut full, mut packed, mut written, mut kept) = (0u64, 0u64, 0usize, 0usize);
+    let (mut full, mut packed, mut kept) = (0u64, 0u64, 0usize);
+    let mut todo = Vec::new();
     for &sector in &sectors {
-        bar.set_message(sector.name());
         let summary = *tb.summary(sector)?;
         full += summary.bytes;
-        if let Some(bytes) = packed_already(&args.out, &summary, args) {
-            packed += bytes;
-            kept += 1;
-            bar.inc(ix.slots(sector));
-            continue;
-        }
-        let clock = Instant::now();
-        let values = tb
-            .sector_values(sector)
-            .with_context(|| format!("reading the table of {sector}"))?;
-        let mut bytes = [0u64; 2];
-        for (i, what) in [Contents::Outcomes, Contents::Play(args.side)]
-            .into_iter()
-            .enumerate()
-        {
-            let (rules, out) = (summary.rules, &args.out);
-            // A dense distance table has the blocks of its outcome table.
-            let new = write_contents(out, what, sector, rules, &values, &outcome_options, true)
-                .with_context(|| format!("writing {} of {sector}", what.kind().describe()))?;
-            bytes[i] = new.bytes;
-        }
-        packed += bytes[0] + bytes[1];
-        written += 1;
-        let entropy = Entropy::of(&summary.rules, args.side, &values);
-        let seconds = clock.elapsed().as_secs_f64();
-        record(&args.out, &summary, args.side, bytes, &entropy, seconds);
-        bar.inc(ix.slots(sector));
-        if !args.quiet {
-            let line = format!(
-                "{sector}: {} -> {} + {} bytes ({}: {:.2} bits each at order 0, {:.2} after the \
-                 one before) in {:.1} s",
-                summary.bytes,
-                bytes[0],
-                bytes[1],
-                args.side.word(),
-                entropy.per_class(entropy.order0),
-                entropy.per_class(entropy.order1),
-                clock.elapsed().as_secs_f64()
-            );
-            bar.suspend(|| println!("{line}"));
+        match packed_already(&args.out, &summary, args) {
+            Some(bytes) => {
+                packed += bytes;
+                kept += 1;
+                bar.inc(ix.slots(sector));
+            }
+            None => todo.push(summary),
         }
     }
+    // Reading a table and checking what was written take one thread: so
+    // sectors are packed side by side, each compressed on one thread, unless
+    // there are fewer sectors than threads.
+    let threads = match args.threads {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let options = WriteOptions {
+        level: args.level,
+        block_bytes: args.outcome_block_kib << 10,
+        encoding: None,
+        threads: if todo.len() < threads { threads } else { 1 },
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let written = std::sync::atomic::AtomicU64::new(0);
+    pool.install(|| {
+        use rayon::prelude::*;
+        todo.par_iter().with_max_len(1).try_for_each(|summary| {
+            let bytes = pack_sector(&tb, summary, args, &options, &bar)?;
+            written.fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+            bar.inc(ix.slots(summary.sector));
+            anyhow::Ok(())
+        })
+    })?;
     bar.finish_and_clear();
+    packed += written.into_inner();
     println!(
-        "{written} sectors packed, {kept} already there; {full} bytes of tables -> {packed} bytes \
+        "{} sectors packed, {kept} already there; {full} bytes of tables -> {packed} bytes \
          of play set ({:.1}%) in {}; {:.1} s",
+        todo.len(),
         100.0 * packed as f64 / full.max(1) as f64,
         args.out.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(true)
+}
+
+/// Packs one sector: its outcome table and its distance table, each read
+/// back before it replaces anything, and its line of the record; the bytes
+/// written.
+fn pack_sector(
+    tb: &Tablebase,
+    summary: &TableSummary,
+    args: &Args,
+    options: &WriteOptions,
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<u64> {
+    let (sector, clock) = (summary.sector, Instant::now());
+    bar.set_message(sector.name());
+    let values = tb
+        .sector_values(sector)
+        .with_context(|| format!("reading the table of {sector}"))?;
+    let mut bytes = [0u64; 2];
+    for (i, what) in [Contents::Outcomes, Contents::Play(args.side)]
+        .into_iter()
+        .enumerate()
+    {
+        let (rules, out) = (summary.rules, &args.out);
+        // A dense distance table has the blocks of its outcome table.
+        let new = write_contents(out, what, sector, rules, &values, options, true)
+            .with_context(|| format!("writing {} of {sector}", what.kind().describe()))?;
+        bytes[i] = new.bytes;
+    }
+    let entropy = Entropy::of(&summary.rules, args.side, &values);
+    let seconds = clock.elapsed().as_secs_f64();
+    record(&args.out, summary, args.side, bytes, &entropy, seconds);
+    if !args.quiet {
+        let line = format!(
+            "{sector}: {} -> {} + {} bytes ({}: {:.2} bits each at order 0, {:.2} after the one \
+             before) in {seconds:.1} s",
+            summary.bytes,
+            bytes[0],
+            bytes[1],
+            args.side.word(),
+            entropy.per_class(entropy.order0),
+            entropy.per_class(entropy.order1),
+        );
+        bar.suspend(|| println!("{line}"));
+    }
+    Ok(bytes[0] + bytes[1])
 }
 
 /// `moulin pack --check`: every slot of the play set against the tables.
@@ -431,7 +465,7 @@ impl Entropy {
 
     /// Bits per class of the stored side.
     fn per_class(&self, total: f64) -> f64 {
-        total / self.stored.max(1) as f64
+        (total / self.stored.max(1) as f64).max(0.0)
     }
 }
 
