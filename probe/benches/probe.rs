@@ -8,6 +8,9 @@
 //! writes) or from the directory in `MOULIN_BENCH_TABLES`. With
 //! `MOULIN_BENCH_PLAY=DIR`, a play set of the same tables (`moulin pack`)
 //! is timed beside them on the same positions, warm and cold.
+//! `MOULIN_BENCH_SECTOR=6v7` probes random positions of another sector
+//! (5v5 is mostly drawn, and a play set answers a draw from its outcome
+//! alone).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use moulin_probe::index::Indexer;
@@ -26,14 +29,26 @@ impl Random {
     }
 }
 
-/// The table directory, which must hold the tables up to 5 v 5.
+/// The sector probed: 5v5, or `MOULIN_BENCH_SECTOR`.
+fn sector() -> Sector {
+    match std::env::var("MOULIN_BENCH_SECTOR") {
+        Ok(name) => name
+            .parse()
+            .expect("MOULIN_BENCH_SECTOR: a sector such as 6v7"),
+        Err(_) => Sector::moving(5, 5),
+    }
+}
+
+/// The table directory, which must hold the tables up to 5 v 5 (or up to
+/// the sector probed).
 fn tables() -> PathBuf {
     let dir: PathBuf = std::env::var_os("MOULIN_BENCH_TABLES")
         .map(PathBuf::from)
         .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../data/tables").into());
-    if !dir.join("5v5.mtb").is_file() {
+    let file = format!("{}.mtb", sector().name());
+    if !dir.join(&file).is_file() {
         panic!(
-            "no 5v5.mtb in {}: solve the tables up to 5 a side first \
+            "no {file} in {}: solve the tables up to 5 a side first \
              (`cargo run --release -- solve`), or set MOULIN_BENCH_TABLES",
             dir.display()
         );
@@ -41,10 +56,10 @@ fn tables() -> PathBuf {
     dir
 }
 
-/// Random 5 v 5 positions, either side to move.
+/// Random positions of the sector, either side to move.
 fn positions(count: usize) -> Vec<Position> {
     let ix = Indexer::get();
-    let s = Sector::moving(5, 5);
+    let s = sector();
     let mut rng = Random(0x9e37_79b9_7f4a_7c15);
     (0..count)
         .map(|i| {
@@ -98,7 +113,10 @@ fn bench(c: &mut Criterion) {
     });
     group.finish();
 
-    let path = warm.path(Sector::moving(5, 5)).expect("5v5").to_path_buf();
+    let path = warm
+        .path(sector())
+        .expect("the sector's table")
+        .to_path_buf();
     let table = moulin_probe::Table::open(&path).expect("open");
     let blocks = table.summary().blocks;
     let mut block = 0;
