@@ -81,6 +81,7 @@ fn bench(c: &mut Criterion) {
     let mut sets = vec![
         ("warm", read()),
         ("warm_mapped", mapped()),
+        ("warm_1g", read().with_cache_bytes(1 << 30)),
         ("cold", read().with_cache_bytes(0)),
         ("cold_mapped", mapped().with_cache_bytes(0)),
     ];
@@ -88,6 +89,8 @@ fn bench(c: &mut Criterion) {
         let open = || Tablebase::open(&play).expect("open the play set");
         assert!(open().is_play_set(), "no play set in MOULIN_BENCH_PLAY");
         sets.push(("play_warm", open()));
+        // Warm for every block the positions and their moves read.
+        sets.push(("play_warm_1g", open().with_cache_bytes(1 << 30)));
         sets.push(("play_cold", open().with_cache_bytes(0)));
     }
     for (name, tb) in sets {
