@@ -48,10 +48,10 @@ const SAMPLE_BLOCKS: u64 = 16;
 /// and thread; level 15 is three times faster and 2.5% larger, level 22
 /// twice slower and 1.3% smaller.
 pub const DEFAULT_LEVEL: i32 = 19;
-/// Decompressed bytes of a play set's outcome block by default (65,536
+/// Decompressed bytes of a play set's outcome block by default (16,384
 /// slots without the rule): a probe of the side not stored reads an
 /// outcome per move, so a cold probe decodes a block per move.
-pub const PLAY_OUTCOME_BLOCK_BYTES: u32 = 16 * 1024;
+pub const PLAY_OUTCOME_BLOCK_BYTES: u32 = 4 * 1024;
 
 /// How a table is written. The defaults suit every sector.
 #[derive(Clone, Debug)]

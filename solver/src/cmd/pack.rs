@@ -44,12 +44,13 @@ pub struct Args {
     /// by one ply.
     #[arg(long, default_value = "losses", value_parser = parse_side)]
     pub side: PlaySide,
-    /// Decompressed KiB of an outcome table's block (4..=256). A probe of
-    /// the side not stored reads an outcome per move, so a cold probe
-    /// decodes one block per move: small blocks keep it near a table's
-    /// cold probe (16 KiB: 65,536 slots), large ones compress better
-    /// (256 KiB, as `moulin wdl` writes: about 10 % smaller).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(4..=256))]
+    /// Decompressed KiB of an outcome table's block (1..=256), and so of
+    /// the distance table's. A probe of the side not stored reads an
+    /// outcome per move, so a cold probe decodes one block per move: small
+    /// blocks keep it near a table's cold probe (4 KiB: 16,384 slots),
+    /// large ones compress better (16 KiB: about 6 % smaller, a cold probe
+    /// of a rebuilt position three times slower).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub outcome_block_kib: u32,
     /// Threads compressing (default: the number of cores).
     #[arg(long)]
