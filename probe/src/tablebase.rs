@@ -908,16 +908,11 @@ impl Tablebase {
 
     /// The code stored at a slot of this tablebase's own tables.
     pub(crate) fn stored_code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
-        let entry = self.entry(sector)?;
-        let table = self.table(entry)?;
-        let fail = |source| ProbeError::File {
-            path: entry.path.clone(),
-            source,
-        };
-        let (block, i) = table.locate(slot).map_err(fail)?;
-        self.cache
-            .code((entry.id, block), i, || table.decode_block(block))
-            .map_err(fail)
+        self.in_own_table(sector, |id, table| {
+            let (block, i) = table.locate(slot)?;
+            self.cache
+                .code((id, block), i, || table.decode_block(block))
+        })
     }
 
     /// Where the symbol of a slot of `side` sits in a play set's dense
@@ -930,18 +925,13 @@ impl Tablebase {
         slot: u64,
         side: PlaySide,
     ) -> Result<(u32, usize), ProbeError> {
-        let entry = self.entry(sector)?;
-        let table = self.table(entry)?;
-        let fail = |source| ProbeError::File {
-            path: entry.path.clone(),
-            source,
-        };
-        let (block, i) = table.locate(slot).map_err(fail)?;
-        let rank = self
-            .cache
-            .rank((entry.id, block), i, side, || table.decode_block(block))
-            .map_err(fail)?;
-        Ok((block, rank))
+        self.in_own_table(sector, |id, table| {
+            let (block, i) = table.locate(slot)?;
+            let rank = self
+                .cache
+                .rank((id, block), i, side, || table.decode_block(block))?;
+            Ok((block, rank))
+        })
     }
 
     /// The `i`-th code of a block of this tablebase's own table of a
@@ -952,14 +942,25 @@ impl Tablebase {
         block: u32,
         i: usize,
     ) -> Result<u16, ProbeError> {
+        self.in_own_table(sector, |id, table| {
+            self.cache
+                .code((id, block), i, || table.decode_block(block))
+        })
+    }
+
+    /// `read` of this tablebase's own table of a sector (with the table's
+    /// id in the block cache); a file error names the file.
+    fn in_own_table<T>(
+        &self,
+        sector: Sector,
+        read: impl FnOnce(u32, &Table<Box<dyn Storage>>) -> Result<T, FileError>,
+    ) -> Result<T, ProbeError> {
         let entry = self.entry(sector)?;
         let table = self.table(entry)?;
-        self.cache
-            .code((entry.id, block), i, || table.decode_block(block))
-            .map_err(|source| ProbeError::File {
-                path: entry.path.clone(),
-                source,
-            })
+        read(entry.id, table).map_err(|source| ProbeError::File {
+            path: entry.path.clone(),
+            source,
+        })
     }
 
     /// Every code of a sector's table, after checking the file's checksum
@@ -979,13 +980,7 @@ impl Tablebase {
 
     /// Every code of this tablebase's own table of a sector.
     pub(crate) fn stored_sector(&self, sector: Sector) -> Result<Vec<u16>, ProbeError> {
-        let entry = self.entry(sector)?;
-        self.table(entry)?
-            .decode_all()
-            .map_err(|source| ProbeError::File {
-                path: entry.path.clone(),
-                source,
-            })
+        self.in_own_table(sector, |_, table| table.decode_all())
     }
 
     /// `sector_values` into `out`, which must have one element per slot
@@ -1008,13 +1003,7 @@ impl Tablebase {
             }
             return Ok(());
         }
-        let entry = self.entry(sector)?;
-        self.table(entry)?
-            .decode_into(out)
-            .map_err(|source| ProbeError::File {
-                path: entry.path.clone(),
-                source,
-            })
+        self.in_own_table(sector, |_, table| table.decode_into(out))
     }
 
     /// Checks the checksum of a sector's whole file.
@@ -1026,13 +1015,7 @@ impl Tablebase {
         if let Some(play) = &self.play {
             play.check_checksum(sector)?;
         }
-        let entry = self.entry(sector)?;
-        self.table(entry)?
-            .check_checksum()
-            .map_err(|source| ProbeError::File {
-                path: entry.path.clone(),
-                source,
-            })
+        self.in_own_table(sector, |_, table| table.check_checksum())
     }
 
     fn kind(&self) -> TableKind {

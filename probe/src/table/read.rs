@@ -68,7 +68,7 @@ pub struct Block {
     slots: usize,
     bytes: Box<[u8]>,
     /// An outcome block of a play set: how many slots of the stored side
-    /// come before every `RANK_STEP`-th slot (`Block::with_ranks`).
+    /// come before every `RANK_STEP`-th slot (`Block::ensure_ranks`).
     ranks: Option<(PlaySide, Box<[u32]>)>,
 }
 

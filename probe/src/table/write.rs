@@ -215,24 +215,19 @@ fn compare_written(path: &Path, what: Contents, values: &[u16]) -> Result<(), Fi
         let per = table.summary().block_slots as usize;
         for (block, codes) in values.chunks(per).enumerate() {
             let stored = table.decode_block(block as u32)?;
-            // The slots the outcome table gives to the side, in order.
-            let (mut rank, mut last) = (0, 0);
-            for (i, &code) in codes.iter().enumerate() {
-                last = stored_outcome(&rules, code, last);
-                if side_of(last as u16) != Some(side) {
-                    continue;
-                }
+            let mut count = 0;
+            for (rank, (i, code)) in side_slots(codes, &rules, side).enumerate() {
                 let got = stored.code(rank);
                 if let Some(want) = symbol(&rules, side, code).filter(|&w| Some(w) != got) {
                     let slot = block * per + i;
                     return Err(differs(format!("slot {slot} holds {got:?}, not {want}")));
                 }
-                rank += 1;
+                count = rank + 1;
             }
-            if rank != stored.len() {
+            if count != stored.len() {
                 let n = stored.len();
                 return Err(differs(format!(
-                    "block {block} holds {n} symbols, not {rank}"
+                    "block {block} holds {n} symbols, not {count}"
                 )));
             }
         }
@@ -542,18 +537,14 @@ fn summarize(
 /// stores from them.
 fn raw_block(codes: &[u16], s: &TableSummary) -> Vec<u8> {
     if let (Some(side), Encoding::Dense) = (s.play, s.encoding) {
-        // A symbol per slot the outcome table gives to the side; a hole
-        // among them repeats the symbol before it.
-        let (mut last, mut previous) = (0, 0);
-        let mut raw = Vec::new();
-        for &code in codes {
-            last = stored_outcome(&s.rules, code, last);
-            if side_of(last as u16) == Some(side) {
+        // A hole among the side's slots repeats the symbol before it.
+        let mut previous = 0;
+        return side_slots(codes, &s.rules, side)
+            .map(|(_, code)| {
                 previous = symbol(&s.rules, side, code).map_or(previous, |x| x as u8);
-                raw.push(previous);
-            }
-        }
-        return raw;
+                previous
+            })
+            .collect();
     }
     if let Some(side) = s.play {
         // A slot of the other side repeats the symbol before it.
@@ -601,6 +592,22 @@ fn raw_block(codes: &[u16], s: &TableSummary) -> Vec<u8> {
         }
         Encoding::Dense => unreachable!("a dense block is a play set's"),
     }
+}
+
+/// The slots of a block whose outcome, as its outcome table stores it
+/// (`stored_outcome`: a hole has the one before it), is of `side`, in
+/// order, each with its index in the block and its code: a dense distance
+/// block holds a symbol for each, in this order (`Encoding::Dense`).
+fn side_slots<'a>(
+    codes: &'a [u16],
+    rules: &'a Rules,
+    side: PlaySide,
+) -> impl Iterator<Item = (usize, u16)> + 'a {
+    let mut last = 0;
+    codes.iter().enumerate().filter_map(move |(i, &code)| {
+        last = stored_outcome(rules, code, last);
+        (side_of(last as u16) == Some(side)).then_some((i, code))
+    })
 }
 
 /// The outcome an outcome table stores for a code, `last` the one it

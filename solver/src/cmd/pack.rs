@@ -140,18 +140,18 @@ pub fn run(args: &Args) -> super::Outcome {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let written = std::sync::atomic::AtomicU64::new(0);
+    let new_bytes = std::sync::atomic::AtomicU64::new(0);
     pool.install(|| {
         use rayon::prelude::*;
         todo.par_iter().with_max_len(1).try_for_each(|summary| {
             let bytes = pack_sector(&tb, summary, args, &options, &bar)?;
-            written.fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+            new_bytes.fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
             bar.inc(ix.slots(summary.sector));
             anyhow::Ok(())
         })
     })?;
     bar.finish_and_clear();
-    packed += written.into_inner();
+    packed += new_bytes.into_inner();
     println!(
         "{} sectors packed, {kept} already there; {full} bytes of tables -> {packed} bytes \
          of play set ({:.1}%) in {}; {:.1} s",
@@ -296,11 +296,11 @@ fn check_sample(tb: &Tablebase, sectors: &[Sector], n: u64, args: &Args) -> supe
                     }
                 };
                 let pos = Position::from_node(node, node.side_by_hands());
-                let both = |f: &dyn Fn(&Tablebase) -> String| (f(tb), f(&play));
-                let (want, got) = both(&|t: &Tablebase| match t.probe_moves(&pos) {
+                let answer = |t: &Tablebase| match t.probe_moves(&pos) {
                     Ok(moves) => format!("{:?} after {moves:?}", t.probe(&pos)),
                     Err(e) => format!("error: {e}"),
-                });
+                };
+                let (want, got) = (answer(tb), answer(&play));
                 (want != got)
                     .then(|| format!("{sector} {pos}: the tables {want}, the play set {got}"))
             })
