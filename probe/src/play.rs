@@ -160,28 +160,30 @@ impl Tablebase {
         slot: u64,
     ) -> Result<u16, ProbeError> {
         let rules = self.rules();
-        let outcome = self.stored_code(sector, slot)?;
+        let (outcome, rank) = self.stored_code_and_rank(sector, slot, side, true)?;
         let value = match side_of(outcome) {
             None if outcome == 0 => RuleOutcome::Draw,
             None => return Err(self.damaged(sector, format!("outcome code {outcome}"))),
-            Some(s) if s == side => self.read_value(play, sector, slot, outcome)?,
+            Some(s) if s == side => self.read_value(play, sector, slot, outcome, rank)?,
             Some(_) => self.best_move_value(play, side, sector, slot, outcome)?,
         };
         encode(&rules, value)
             .ok_or_else(|| self.damaged(sector, format!("slot {slot} rebuilds to {value:?}")))
     }
 
-    /// The value of a position whose distance is stored.
+    /// The value of a position whose distance is stored, given its outcome
+    /// code and its place in a dense distance table (`stored_code_and_rank`).
     fn read_value(
         &self,
         play: &Tablebase,
         sector: Sector,
         slot: u64,
         outcome: u16,
+        rank: Option<(u32, usize)>,
     ) -> Result<RuleOutcome, ProbeError> {
         let table = play.summary(sector)?;
-        let symbol = match (table.encoding, side_of(outcome)) {
-            (Encoding::Dense, Some(side)) => {
+        let symbol = match table.encoding {
+            Encoding::Dense => {
                 let blocks = self.summary(sector)?.block_slots;
                 if table.block_slots != blocks {
                     let theirs = table.block_slots;
@@ -190,7 +192,9 @@ impl Tablebase {
                         format!("distance blocks of {theirs} slots, outcome blocks of {blocks}"),
                     ));
                 }
-                let (block, rank) = self.stored_rank(sector, slot, side)?;
+                let (block, rank) = rank.ok_or_else(|| {
+                    self.damaged(sector, format!("no rank for the symbol of slot {slot}"))
+                })?;
                 play.block_code(sector, block, rank)?
             }
             _ => play.stored_code(sector, slot)?,
@@ -227,11 +231,10 @@ impl Tablebase {
                 RuleOutcome::Loss(0)
             } else {
                 let (s, i) = (Sector::of(&after), ix.index(&after));
-                let o = self.stored_code(s, i)?;
+                let wanted = !(capture && converts);
+                let (o, rank) = self.stored_code_and_rank(s, i, side, wanted)?;
                 match side_of(o) {
-                    Some(k) if k == side && !(capture && converts) => {
-                        self.read_value(play, s, i, o)?
-                    }
+                    Some(k) if k == side && wanted => self.read_value(play, s, i, o, rank)?,
                     _ => RuleOutcome::from_outcome_code(o, 0)
                         .ok_or_else(|| self.damaged(s, format!("outcome code {o} at slot {i}")))?,
                 }

@@ -915,22 +915,25 @@ impl Tablebase {
         })
     }
 
-    /// Where the symbol of a slot of `side` sits in a play set's dense
-    /// distance table (`Encoding::Dense`): the slot's block of this
-    /// tablebase's outcome table, and its rank among the slots of `side`
-    /// there.
-    pub(crate) fn stored_rank(
+    /// The code stored at a slot of this tablebase's own outcome table and,
+    /// when it is an outcome of `side` and `ranked`, where the slot's symbol
+    /// sits in a play set's dense distance table (`Encoding::Dense`): the
+    /// slot's block and its rank among the slots of `side` there. One
+    /// visit of the block for both, so a probe without a cache decodes it
+    /// once.
+    pub(crate) fn stored_code_and_rank(
         &self,
         sector: Sector,
         slot: u64,
         side: PlaySide,
-    ) -> Result<(u32, usize), ProbeError> {
+        ranked: bool,
+    ) -> Result<(u16, Option<(u32, usize)>), ProbeError> {
         self.in_own_table(sector, |id, table| {
             let (block, i) = table.locate(slot)?;
-            let rank = self
+            let (code, rank) = self
                 .cache
-                .rank((id, block), i, side, || table.decode_block(block))?;
-            Ok((block, rank))
+                .code_and_rank((id, block), i, side, ranked, || table.decode_block(block))?;
+            Ok((code, rank.map(|r| (block, r))))
         })
     }
 
@@ -1195,18 +1198,26 @@ impl BlockCache {
             .ok_or_else(|| FileError::Corrupt(format!("slot {i} missing from block {}", key.1)))
     }
 
-    /// How many slots of `side` come before the `i`-th of an outcome block
-    /// (`Block::rank`), decoding the block with `load` on a miss.
-    fn rank(
+    /// The `i`-th code of an outcome block and, when it is an outcome of
+    /// `side` and `ranked`, how many slots of `side` come before it
+    /// (`Block::rank`); decodes the block with `load` on a miss.
+    fn code_and_rank(
         &self,
         key: (u32, u32),
         i: usize,
         side: PlaySide,
+        ranked: bool,
         load: impl FnOnce() -> Result<Block, FileError>,
-    ) -> Result<usize, FileError> {
+    ) -> Result<(u16, Option<usize>), FileError> {
         self.with(key, load, |block| {
-            block.ensure_ranks(side);
-            block.rank(side, i)
+            let code = block.code(i)?;
+            let rank = if ranked && crate::play::side_of(code) == Some(side) {
+                block.ensure_ranks(side);
+                Some(block.rank(side, i)?)
+            } else {
+                None
+            };
+            Some((code, rank))
         })?
         .ok_or_else(|| FileError::Corrupt(format!("slot {i} missing from block {}", key.1)))
     }
