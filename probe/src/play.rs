@@ -146,6 +146,15 @@ pub fn move_value(rules: &Rules, node: &Node, capture: bool, after: RuleOutcome)
     }
 }
 
+/// A value of outcome code `outcome` (not a draw) at the shortest distance
+/// it can have: a win in 1 without the rule (its wins take an odd number of
+/// turns), 0 otherwise.
+#[inline]
+pub fn placeholder(rules: &Rules, outcome: u16) -> RuleOutcome {
+    let d = u16::from(rules.no_capture_limit.is_none() && side_of(outcome) == Some(PlaySide::Wins));
+    RuleOutcome::from_outcome_code(outcome, d).unwrap_or(RuleOutcome::Draw)
+}
+
 impl Tablebase {
     /// The distance code of a class's slot in a play set whose distance
     /// tables `play` hold the distances of `side`: the outcome, the stored
@@ -235,8 +244,9 @@ impl Tablebase {
                 let (o, rank) = self.stored_code_and_rank(s, i, side, wanted)?;
                 match side_of(o) {
                     Some(k) if k == side && wanted => self.read_value(play, s, i, o, rank)?,
-                    _ => RuleOutcome::from_outcome_code(o, 0)
-                        .ok_or_else(|| self.damaged(s, format!("outcome code {o} at slot {i}")))?,
+                    Some(_) => placeholder(&rules, o),
+                    None if o == 0 => RuleOutcome::Draw,
+                    None => return Err(self.damaged(s, format!("outcome code {o} at slot {i}"))),
                 }
             };
             let mine = move_value(&rules, &node, capture, value);
@@ -255,6 +265,85 @@ impl Tablebase {
             ));
         }
         Ok(value)
+    }
+
+    /// The codes a play set holds for the slots of block `block` of a
+    /// sector's outcome table, written to the start of `out`; returns how
+    /// many (the block's slots). A position of the stored side gets its
+    /// full code, a draw the draw's; a position of the other side the code
+    /// of its outcome at the shortest distance that outcome can have
+    /// (`placeholder`), which a one-ply rebuild may compare but never takes
+    /// as a best move's value (see `best_move_value`). A hole gets whatever
+    /// the outcome table holds there. The verifier and `moulin pack
+    /// --check` rebuild whole sectors from these, a block at a time.
+    ///
+    /// # Errors
+    /// [`ProbeError::MissingSector`]; [`ProbeError::File`] when this is not
+    /// a play set, `out` is shorter than the block, a file is damaged, or
+    /// the distance block holds another number of symbols than the outcome
+    /// block has slots of the side.
+    pub fn play_block_codes(
+        &self,
+        sector: Sector,
+        block: u32,
+        out: &mut [u16],
+    ) -> Result<usize, ProbeError> {
+        let rules = self.rules();
+        let Some(play) = self.play_distances() else {
+            return Err(self.damaged(sector, "not a play set".into()));
+        };
+        let table = play.summary(sector)?;
+        let side = table
+            .play
+            .ok_or_else(|| self.damaged(sector, "not a play set's distance table".into()))?;
+        let dense = table.encoding == Encoding::Dense;
+        if dense && table.block_slots != self.summary(sector)?.block_slots {
+            return Err(self.damaged(sector, "distance and outcome blocks differ".into()));
+        }
+        let outcomes = self.in_own_table(sector, |_, t| t.decode_block(block))?;
+        let n = outcomes.len();
+        if out.len() < n {
+            return Err(self.damaged(sector, "a buffer shorter than the block".into()));
+        }
+        let first = block as u64 * self.summary(sector)?.block_slots as u64;
+        let symbols = match dense {
+            true => Some(play.in_own_table(sector, |_, t| t.decode_block(block))?),
+            false => None,
+        };
+        let mut rank = 0;
+        for (i, o) in out[..n].iter_mut().enumerate() {
+            let outcome = outcomes.code(i).unwrap_or(u16::MAX);
+            let value = match side_of(outcome) {
+                None if outcome == 0 => RuleOutcome::Draw,
+                None => return Err(self.damaged(sector, format!("outcome code {outcome}"))),
+                Some(s) if s == side => {
+                    let symbol = match &symbols {
+                        Some(d) => d.code(rank),
+                        None => play.stored_code(sector, first + i as u64).ok(),
+                    };
+                    rank += 1;
+                    symbol
+                        .and_then(|symbol| stored_value(&rules, outcome, symbol))
+                        .ok_or_else(|| {
+                            self.damaged(sector, format!("no symbol for slot {}", first + i as u64))
+                        })?
+                }
+                Some(_) => placeholder(&rules, outcome),
+            };
+            *o = encode(&rules, value).ok_or_else(|| {
+                self.damaged(sector, format!("slot {} holds {value:?}", first + i as u64))
+            })?;
+        }
+        if let Some(d) = &symbols {
+            if d.len() != rank {
+                let held = d.len();
+                return Err(self.damaged(
+                    sector,
+                    format!("block {block} holds {held} symbols for {rank} slots of the side"),
+                ));
+            }
+        }
+        Ok(n)
     }
 
     /// The error of tables that contradict each other.

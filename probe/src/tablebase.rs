@@ -953,7 +953,7 @@ impl Tablebase {
 
     /// `read` of this tablebase's own table of a sector (with the table's
     /// id in the block cache); a file error names the file.
-    fn in_own_table<T>(
+    pub(crate) fn in_own_table<T>(
         &self,
         sector: Sector,
         read: impl FnOnce(u32, &Table<Box<dyn Storage>>) -> Result<T, FileError>,

@@ -308,6 +308,19 @@ impl RuleOutcome {
             RuleOutcome::Loss(d) => -4_000_000 + d as i32,
         }
     }
+
+    /// The value of a rank (`rank`'s inverse); `None` for a number no
+    /// value ranks at.
+    pub fn from_rank(rank: i32) -> Option<RuleOutcome> {
+        let d = |from: i32| u16::try_from(from).ok();
+        Some(match rank {
+            0 => RuleOutcome::Draw,
+            r if r > 3_000_000 => RuleOutcome::Win(d(4_000_000 - r)?),
+            r if r > 0 => RuleOutcome::CursedWin(d(2_000_000 - r)?),
+            r if r > -3_000_000 => RuleOutcome::BlessedLoss(d(r + 2_000_000)?),
+            r => RuleOutcome::Loss(d(r + 4_000_000)?),
+        })
+    }
 }
 
 /// A value without distance, for the player to move: what a WDL table
@@ -421,6 +434,37 @@ impl fmt::Display for Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rank_gives_back_its_value_and_nothing_else_has_one() {
+        let kinds = [
+            RuleOutcome::Win,
+            RuleOutcome::CursedWin,
+            RuleOutcome::BlessedLoss,
+            RuleOutcome::Loss,
+        ];
+        for d in [0, 1, 2, 999, 65_534, u16::MAX] {
+            for v in kinds.map(|kind| kind(d)) {
+                assert_eq!(RuleOutcome::from_rank(v.rank()), Some(v));
+            }
+        }
+        assert_eq!(RuleOutcome::from_rank(0), Some(RuleOutcome::Draw));
+        // Between and beyond the kinds' ranges: no value.
+        for r in [
+            i32::MIN,
+            -4_000_001,
+            -3_000_000,
+            -2_000_001,
+            -1,
+            1,
+            1_000_000,
+            3_000_000,
+            4_000_001,
+            i32::MAX,
+        ] {
+            assert_eq!(RuleOutcome::from_rank(r), None, "{r}");
+        }
+    }
 
     #[test]
     fn codes_round_trip_and_keep_parity() {

@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 
 pub(crate) mod files;
 mod manifest;
+pub(crate) mod rebuild;
 mod rule;
 mod sweep;
 

@@ -105,6 +105,15 @@ fn answers_as_the_tables(full: &Path, play: &Path, rules: Rules) {
             .collect::<Vec<_>>(),
         sectors
     );
+    // `--check` above rebuilds whole sectors at once; a probe rebuilds a
+    // slot at a time (`sector_values` of a play set): every slot again.
+    for &(sector, _) in &sectors {
+        assert_eq!(
+            set.sector_values(sector).unwrap(),
+            tables.sector_values(sector).unwrap(),
+            "{sector}, slot by slot"
+        );
+    }
     // Under the rule, three counters and every move's value at each: fewer
     // positions (every slot is compared above).
     let step = if rules.no_capture_limit.is_some() {
@@ -208,6 +217,17 @@ fn a_sample_of_positions_finds_distances_that_differ() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("3v3 "), "{}", text(&out));
     assert!(!text(&out).contains(": 0 differ"), "{}", text(&out));
+    // Every slot: the stored losses, and the wins rebuilt from them.
+    let every = pack(full, lie.path(), &["--check", "--sector", "3v3"]);
+    assert_eq!(every.status.code(), Some(1), "{}", text(&every));
+    let differ = text(&every).lines().find_map(|l| {
+        l.strip_prefix("3v3: ")?
+            .split(' ')
+            .next()?
+            .parse::<u64>()
+            .ok()
+    });
+    assert!(differ.is_some_and(|n| n > changed), "{}", text(&every));
 }
 
 #[test]

@@ -226,7 +226,7 @@ fn check(tb: &Tablebase, sectors: &[Sector], args: &Args) -> super::Outcome {
             .with_context(|| format!("reading the table of {sector}"))?;
         play.check_checksum(sector)
             .with_context(|| format!("checking the files of {sector}"))?;
-        let rebuilt = crate::verify::files::rebuild(&play, sector, &pool)
+        let rebuilt = crate::verify::rebuild::sector(&play, sector, &pool)
             .with_context(|| format!("rebuilding {sector} from the play set"))?;
         let found: Vec<(u64, Option<(u64, String)>)> = full
             .iter()

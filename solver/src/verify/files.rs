@@ -66,30 +66,6 @@ pub fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
     })
 }
 
-/// Every code of a sector of a play set, rebuilt as a probe rebuilds it
-/// (`Tablebase::code`: a loss from its moves), on the threads of `pool`.
-pub fn rebuild(
-    play: &Tablebase,
-    sector: Sector,
-    pool: &rayon::ThreadPool,
-) -> Result<Vec<u16>, ProbeError> {
-    use rayon::prelude::*;
-    const CHUNK: usize = 1 << 14;
-    let mut values = vec![0u16; play.summary(sector)?.slots as usize];
-    pool.install(|| {
-        values
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .try_for_each(|(c, out)| {
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o = play.code(sector, (c * CHUNK + i) as u64)?;
-                }
-                Ok::<(), ProbeError>(())
-            })
-    })?;
-    Ok(values)
-}
-
 /// A sector of a play set, as `load` reads a table: both files' checksums,
 /// then every code rebuilt.
 pub fn load_play(
@@ -100,7 +76,7 @@ pub fn load_play(
     let fail = |e: ProbeError| chain(&e);
     play.check_checksum(sector).map_err(fail)?;
     let summary = *play.summary(sector).map_err(fail)?;
-    let values = rebuild(play, sector, pool).map_err(fail)?;
+    let values = super::rebuild::sector(play, sector, pool).map_err(fail)?;
     Ok(Loaded { summary, values })
 }
 

@@ -206,6 +206,19 @@ impl<'a> Sweep<'a> {
         orbit: u64,
         own: &[u16],
         scratch: &mut Scratch,
+        visit: impl FnMut(u64, Node, Option<u16>, Option<i32>),
+    ) {
+        self.visit_where(orbit, own, |_| true, scratch, visit)
+    }
+
+    /// `visit`, but only the classes whose code in `own` is `wanted` have
+    /// their turns played; the others are visited with `best` `None`.
+    pub fn visit_where(
+        &self,
+        orbit: u64,
+        own: &[u16],
+        wanted: impl Fn(u16) -> bool,
+        scratch: &mut Scratch,
         mut visit: impl FnMut(u64, Node, Option<u16>, Option<i32>),
     ) {
         let ix = Indexer::get();
@@ -227,7 +240,12 @@ impl<'a> Sweep<'a> {
                 .map(|&slot| own.get(slot as usize).copied()),
         );
         let n = scratch.them.len();
-        scratch.best.resize(n, NO_TURN);
+        scratch
+            .best
+            .extend(scratch.codes.iter().map(|code| match code {
+                Some(c) if !wanted(*c) => UNREADABLE,
+                _ => NO_TURN,
+            }));
         let turns = self.turns(u);
         if turns.iter().any(|t| t.mill) {
             scratch
