@@ -366,12 +366,31 @@ impl Tablebase {
     /// and block checksums; a server that stops answering is an error after
     /// the timeout. The rules are those of the first table read (ask for
     /// some with `with_rules`).
+    ///
+    /// With `options.play(true)`, a play set (`moulin pack`): the outcome
+    /// tables `<url>/<sector>.mtw` and the distance tables
+    /// `<url>/<sector>.mtd`, answering as `open_play` does.
     #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
     pub fn open_url_with(
         url: &str,
         options: crate::table::RemoteOptions,
     ) -> Result<Tablebase, ProbeError> {
-        Tablebase::from_source(crate::table::HttpSource::new(url, &options)?)
+        use crate::table::HttpSource;
+        if options.is_play() {
+            return Tablebase::play_from_sources(
+                HttpSource::of_kind(url, &options, TableKind::Outcomes)?,
+                HttpSource::of_kind(url, &options, TableKind::PlayDistances)?,
+            );
+        }
+        Tablebase::from_source(HttpSource::new(url, &options)?)
+    }
+
+    /// The play set at `url` (`<sector>.mtw` and `<sector>.mtd`, written by
+    /// `moulin pack`), like `open_url`: every answer of the distance
+    /// tables from about half their bytes.
+    #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
+    pub fn open_url_play(url: &str) -> Result<Tablebase, ProbeError> {
+        Tablebase::open_url_with(url, crate::table::RemoteOptions::default().play(true))
     }
 
     /// A tablebase over any source of tables. A source that lists its tables

@@ -274,6 +274,39 @@ fn answers_equal_the_directory_and_missing_tables_are_missing() {
     assert!(matches!(wdl.probe(&positions[0]), Err(ProbeError::WdlOnly)));
 }
 
+#[test]
+fn a_remote_play_set_answers_as_the_tables() {
+    let play = tempfile::tempdir().unwrap();
+    let out = moulin_tests::moulin()
+        .args(["pack", "-q", "--dir"])
+        .arg(solved())
+        .arg("--out")
+        .arg(play.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", moulin_tests::text(&out));
+    let server = serve_tables(play.path());
+    let remote = Tablebase::open_url_play(&server.url).unwrap();
+    let local = Tablebase::open(solved()).unwrap();
+    let (answered, missing) = compare(&remote, &local, &positions(400));
+    assert!(answered > 100 && missing > 100, "{answered} {missing}");
+    assert!(remote.is_play_set());
+
+    // Without the distance table of 4v4, its positions are errors, never
+    // answers (a sector needs both its files).
+    std::fs::remove_file(play.path().join("4v4.mtd")).unwrap();
+    let server = TestServer::start(play.path(), Fault::None);
+    let remote = Tablebase::open_url_play(&server.url).unwrap();
+    let pos: Position = "W:a1,d1,g1,a4 B:b2,d2,f2,b4 w".parse().unwrap();
+    let err = remote.probe(&pos).unwrap_err();
+    assert!(
+        matches!(&err, ProbeError::MissingSector(s) if s.name() == "4v4"),
+        "{err:?}"
+    );
+    let other: Position = "W:a1,d1,g1 B:b2,d2,f2,b4 w".parse().unwrap();
+    assert_eq!(remote.probe(&other).unwrap(), local.probe(&other).unwrap());
+}
+
 /// The table with most blocks, a byte in the middle of its data, and the
 /// block that holds it.
 fn damaged_block() -> (Sector, u64, u32, u32) {

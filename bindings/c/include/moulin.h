@@ -208,6 +208,20 @@ extern "C" {
 struct moulin_tablebase *moulin_open(const char *dir);
 
 /**
+ * Opens a play set (`moulin pack`: outcome tables `<sector>.mtw` and one
+ * side's distance tables `<sector>.mtd`), which answers every probe as
+ * the distance tables do. A directory holding one opens with `moulin_open`
+ * too; here `dir` may also be an `http://` or `https://` URL under which
+ * the play set lies (`moulin serve --dir D` serves it), read as
+ * `moulin_open` reads a remote set. Errors and NULL as `moulin_open`;
+ * free with `moulin_close`.
+ *
+ * # Safety
+ * `dir` is NULL or points to a NUL-terminated string.
+ */
+struct moulin_tablebase *moulin_open_play(const char *dir);
+
+/**
  * Opens the WDL tables of a directory (`<sector>.mtw`, outcomes only, two
  * bits a position: much smaller than the distance tables; `moulin solve`
  * writes them beside those). Such a handle answers `moulin_probe_wdl`,

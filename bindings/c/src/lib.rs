@@ -329,6 +329,27 @@ pub unsafe extern "C" fn moulin_open(dir: *const c_char) -> *mut moulin_tablebas
     })
 }
 
+/// Opens a play set (`moulin pack`: outcome tables `<sector>.mtw` and one
+/// side's distance tables `<sector>.mtd`), which answers every probe as
+/// the distance tables do. A directory holding one opens with `moulin_open`
+/// too; here `dir` may also be an `http://` or `https://` URL under which
+/// the play set lies (`moulin serve --dir D` serves it), read as
+/// `moulin_open` reads a remote set. Errors and NULL as `moulin_open`;
+/// free with `moulin_close`.
+///
+/// # Safety
+/// `dir` is NULL or points to a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn moulin_open_play(dir: *const c_char) -> *mut moulin_tablebase {
+    open_with(dir, "play set", |d| {
+        if is_url(d) {
+            Tablebase::open_url_play(d)
+        } else {
+            Tablebase::open_play(d)
+        }
+    })
+}
+
 /// Whether a `moulin_open` argument names a remote table set.
 fn is_url(dir: &str) -> bool {
     dir.starts_with("http://") || dir.starts_with("https://")

@@ -244,11 +244,15 @@ impl PyTablebase {
 /// The options of a remote table set, checked.
 fn remote_options(
     wdl: bool,
+    play: bool,
     cache_dir: Option<PathBuf>,
     cache_bytes: Option<u64>,
     timeout: Option<f64>,
 ) -> PyResult<RemoteOptions> {
-    let mut options = RemoteOptions::default().wdl(wdl).cache_dir(cache_dir);
+    let mut options = RemoteOptions::default()
+        .wdl(wdl)
+        .play(play)
+        .cache_dir(cache_dir);
     if let Some(bytes) = cache_bytes {
         options = options.cache_bytes(bytes);
     }
@@ -280,12 +284,16 @@ impl PyTablebase {
     /// default 30) bounds connecting and each read, `cache_dir` keeps
     /// fetched blocks on disk up to `cache_bytes` (default 1 GiB). A server
     /// error or timeout raises TableError naming the URL and the status.
+    /// A directory holding a play set (`moulin pack`) opens as one; a
+    /// remote play set (`<url>/<sector>.mtw` and `.mtd`) needs `play=True`.
     #[new]
-    #[pyo3(signature = (path, *, wdl = false, cache_dir = None, cache_bytes = None, timeout = None))]
+    #[pyo3(signature = (path, *, wdl = false, play = false, cache_dir = None, cache_bytes = None, timeout = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         path: PathBuf,
         wdl: bool,
+        play: bool,
         cache_dir: Option<PathBuf>,
         cache_bytes: Option<u64>,
         timeout: Option<f64>,
@@ -295,11 +303,15 @@ impl PyTablebase {
             .to_str()
             .filter(|p| p.starts_with("http://") || p.starts_with("https://"));
         let remote = match url {
-            Some(url) => Some((url, remote_options(wdl, cache_dir, cache_bytes, timeout)?)),
-            None if cache_dir.is_some() || cache_bytes.is_some() || timeout.is_some() => {
+            Some(url) => Some((
+                url,
+                remote_options(wdl, play, cache_dir, cache_bytes, timeout)?,
+            )),
+            None if cache_dir.is_some() || cache_bytes.is_some() || timeout.is_some() || play => {
                 return Err(PyValueError::new_err(
-                    "cache_dir, cache_bytes and timeout are options of a remote table set \
-                     (an http:// or https:// URL), not of a directory",
+                    "play, cache_dir, cache_bytes and timeout are options of a remote table set \
+                     (an http:// or https:// URL), not of a directory (which opens as a play \
+                     set when it holds one)",
                 ))
             }
             None => None,

@@ -76,6 +76,33 @@ def test_remote_answers_equal_the_directory(served, tables, tmp_path):
     assert wdl.probe_wdl("W:a1,d1,g1,a4 B:b2,d2,f2,b4 w") == local.probe_wdl("W:a1,d1,g1,a4 B:b2,d2,f2,b4 w")
 
 
+def test_a_remote_play_set_answers_as_the_tables(moulin_bin, tables, tmp_path):
+    play = tmp_path / "play"
+    subprocess.run([moulin_bin, "pack", "-q", "--dir", tables, "--out", play], check=True)
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<!doctype html>")
+    (web / "moulin_wasm.wasm").write_bytes(b"\0asm")
+    server = subprocess.Popen(
+        [moulin_bin, "serve", "--port", "0", "--quiet", "--static-only", "--dir", play, "--web", web],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        line = server.stdout.readline().strip()
+        url = line.removeprefix("moulin serve: ") + "tables"
+        local = moulin.Tablebase(tables)
+        remote = moulin.Tablebase(url, play=True)
+        for position in random_positions(7, 100):
+            assert answer(remote, position) == answer(local, position), position
+        with pytest.raises(ValueError, match="play"):
+            moulin.Tablebase(play, play=True)
+    finally:
+        server.kill()
+        server.wait()
+
+
 class Failing(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_error(500)

@@ -25,7 +25,7 @@ mod cache;
 use super::format::{u32_at, u64_at, HEADER_LEN, INDEX_ENTRY_LEN};
 use super::read::block_crc;
 use super::storage::{ReadHint, Storage, TableSource};
-use super::{EXTENSION, WDL_EXTENSION};
+use super::TableKind;
 use crate::error::{FileError, HttpStatus, ProbeError};
 use crate::sector::Sector;
 use cache::DiskCache;
@@ -59,6 +59,7 @@ pub struct RemoteOptions {
     cache_bytes: u64,
     first_request: u64,
     wdl: bool,
+    play: bool,
 }
 
 impl Default for RemoteOptions {
@@ -70,6 +71,7 @@ impl Default for RemoteOptions {
             cache_bytes: DEFAULT_DISK_CACHE_BYTES,
             first_request: DEFAULT_FIRST_REQUEST_BYTES,
             wdl: false,
+            play: false,
         }
     }
 }
@@ -120,6 +122,20 @@ impl RemoteOptions {
         self.wdl = wdl;
         self
     }
+
+    /// Reads a play set (`moulin pack`): the outcome tables
+    /// (`<sector>.mtw`) and the distance tables of one side
+    /// (`<sector>.mtd`); see `Tablebase::open_url_with`. Takes precedence
+    /// over `wdl`.
+    pub fn play(mut self, play: bool) -> RemoteOptions {
+        self.play = play;
+        self
+    }
+
+    /// Whether the set is a play set.
+    pub fn is_play(&self) -> bool {
+        self.play
+    }
 }
 
 /// The tables under a base URL. It cannot list them: each is looked for
@@ -128,14 +144,14 @@ pub struct HttpSource {
     base: String,
     client: Arc<Client>,
     first_request: u64,
-    wdl: bool,
+    kind: TableKind,
 }
 
 impl std::fmt::Debug for HttpSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpSource")
             .field("base", &self.base)
-            .field("wdl", &self.wdl)
+            .field("kind", &self.kind)
             .finish_non_exhaustive()
     }
 }
@@ -147,6 +163,20 @@ impl HttpSource {
     /// requested yet. Errs on another scheme or on a cache directory that
     /// cannot be created.
     pub fn new(url: &str, options: &RemoteOptions) -> Result<HttpSource, ProbeError> {
+        let kind = match options.wdl {
+            true => TableKind::Outcomes,
+            false => TableKind::Distances,
+        };
+        HttpSource::of_kind(url, options, kind)
+    }
+
+    /// The tables of one kind under `url`: `<sector>.mtb`, `.mtw` or
+    /// `.mtd` (`TableKind::extension`); otherwise as `new`.
+    pub fn of_kind(
+        url: &str,
+        options: &RemoteOptions,
+        kind: TableKind,
+    ) -> Result<HttpSource, ProbeError> {
         let rest = url
             .strip_prefix("http://")
             .or_else(|| url.strip_prefix("https://"))
@@ -180,7 +210,7 @@ impl HttpSource {
             base,
             client: Arc::new(Client { agent, cache }),
             first_request: options.first_request,
-            wdl: options.wdl,
+            kind,
         })
     }
 }
@@ -206,8 +236,7 @@ impl TableSource for HttpSource {
     }
 
     fn location(&self, sector: Sector) -> String {
-        let extension = if self.wdl { WDL_EXTENSION } else { EXTENSION };
-        format!("{}{}.{extension}", self.base, sector.name())
+        format!("{}{}.{}", self.base, sector.name(), self.kind.extension())
     }
 
     fn describe(&self) -> String {
@@ -215,7 +244,11 @@ impl TableSource for HttpSource {
     }
 
     fn wdl(&self) -> bool {
-        self.wdl
+        self.kind == TableKind::Outcomes
+    }
+
+    fn kind(&self) -> TableKind {
+        self.kind
     }
 }
 

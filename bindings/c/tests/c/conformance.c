@@ -222,6 +222,13 @@ static void hostile_wdl(const char *dir, const moulin_tablebase *tb) {
               && strstr(moulin_last_error(), "cannot open the WDL tables in") != NULL
               && strstr(moulin_last_error(), "/nonexistent/moulin/tables") != NULL,
           "open_wdl(no such directory)");
+    check(moulin_open_play(NULL) == NULL && moulin_last_error_code() == MOULIN_ERR_NULL,
+          "open_play(NULL)");
+    check(moulin_open_play("\xff\xfe") == NULL && moulin_last_error_code() == MOULIN_ERR_UTF8,
+          "open_play(invalid UTF-8)");
+    check(moulin_open_play(dir) == NULL && moulin_last_error_code() != MOULIN_OK
+              && strstr(moulin_last_error(), "cannot open the play set in") != NULL,
+          "open_play(tables without a play set)");
     check(moulin_is_wdl(NULL) == 0, "is_wdl(NULL) is 0");
     check(moulin_is_wdl(tb) == 0, "distance tables are not WDL tables");
 

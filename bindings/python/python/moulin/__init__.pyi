@@ -90,6 +90,7 @@ class Tablebase:
         path: Union[str, "os.PathLike[str]"],
         *,
         wdl: bool = False,
+        play: bool = False,
         cache_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
         cache_bytes: Optional[int] = None,
         timeout: Optional[float] = None,
@@ -106,6 +107,11 @@ class Tablebase:
         of them. A server error or a timeout raises TableError naming the URL
         and the HTTP status; wrong bytes raise DamagedTableError. These three
         options are for URLs only (ValueError with a directory).
+
+        A play set (``moulin pack``: outcome tables ``<sector>.mtw`` and one
+        side's distances ``<sector>.mtd``) answers every probe as the tables
+        do. A directory that holds one opens as one; a remote one needs
+        ``play=True`` (ValueError with a directory).
 
         WDL tables (``<sector>.mtw``, written by ``moulin solve`` beside the
         others) hold outcomes only, two bits a position: they answer
