@@ -2,6 +2,7 @@
 solved up to five stones a side: the same answers as the directory, missing
 tables as missing, and errors that name the URL and the HTTP status."""
 
+import contextlib
 import http.server
 import pathlib
 import random
@@ -30,14 +31,13 @@ def random_positions(seed, n):
     return out
 
 
-@pytest.fixture(scope="module")
-def served(moulin_bin, tables, tmp_path_factory):
-    """The URL of the tables served by `moulin serve --static-only`."""
-    web = tmp_path_factory.mktemp("web")
+@contextlib.contextmanager
+def serving(moulin_bin, directory, web):
+    """The URL of `directory` served by `moulin serve --static-only`, while in the block."""
     (web / "index.html").write_text("<!doctype html>")
     (web / "moulin_wasm.wasm").write_bytes(b"\0asm")
     server = subprocess.Popen(
-        [moulin_bin, "serve", "--port", "0", "--quiet", "--static-only", "--dir", tables, "--web", web],
+        [moulin_bin, "serve", "--port", "0", "--quiet", "--static-only", "--dir", directory, "--web", web],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -49,6 +49,13 @@ def served(moulin_bin, tables, tmp_path_factory):
     finally:
         server.kill()
         server.wait()
+
+
+@pytest.fixture(scope="module")
+def served(moulin_bin, tables, tmp_path_factory):
+    """The URL of the tables served by `moulin serve --static-only`."""
+    with serving(moulin_bin, tables, tmp_path_factory.mktemp("web")) as url:
+        yield url
 
 
 def answer(tb, position):
@@ -79,28 +86,14 @@ def test_remote_answers_equal_the_directory(served, tables, tmp_path):
 def test_a_remote_play_set_answers_as_the_tables(moulin_bin, tables, tmp_path):
     play = tmp_path / "play"
     subprocess.run([moulin_bin, "pack", "-q", "--dir", tables, "--out", play], check=True)
-    web = tmp_path / "web"
-    web.mkdir()
-    (web / "index.html").write_text("<!doctype html>")
-    (web / "moulin_wasm.wasm").write_bytes(b"\0asm")
-    server = subprocess.Popen(
-        [moulin_bin, "serve", "--port", "0", "--quiet", "--static-only", "--dir", play, "--web", web],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        line = server.stdout.readline().strip()
-        url = line.removeprefix("moulin serve: ") + "tables"
+    (tmp_path / "web").mkdir()
+    with serving(moulin_bin, play, tmp_path / "web") as url:
         local = moulin.Tablebase(tables)
         remote = moulin.Tablebase(url, play=True)
         for position in random_positions(7, 100):
             assert answer(remote, position) == answer(local, position), position
-        with pytest.raises(ValueError, match="play"):
-            moulin.Tablebase(play, play=True)
-    finally:
-        server.kill()
-        server.wait()
+    with pytest.raises(ValueError, match="play"):
+        moulin.Tablebase(play, play=True)
 
 
 class Failing(http.server.BaseHTTPRequestHandler):
