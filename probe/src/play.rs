@@ -297,7 +297,8 @@ impl Tablebase {
             .play
             .ok_or_else(|| self.damaged(sector, "not a play set's distance table".into()))?;
         let dense = table.encoding == Encoding::Dense;
-        if dense && table.block_slots != self.summary(sector)?.block_slots {
+        let block_slots = self.summary(sector)?.block_slots;
+        if dense && table.block_slots != block_slots {
             return Err(self.damaged(sector, "distance and outcome blocks differ".into()));
         }
         let outcomes = self.in_own_table(sector, |_, t| t.decode_block(block))?;
@@ -305,7 +306,7 @@ impl Tablebase {
         if out.len() < n {
             return Err(self.damaged(sector, "a buffer shorter than the block".into()));
         }
-        let first = block as u64 * self.summary(sector)?.block_slots as u64;
+        let first = block as u64 * block_slots as u64;
         let symbols = match dense {
             true => Some(play.in_own_table(sector, |_, t| t.decode_block(block))?),
             false => None,

@@ -96,6 +96,21 @@ pub fn copy_of(from: &std::path::Path) -> tempfile::TempDir {
     dir
 }
 
+/// The play set of the tables in `tables`, packed by the `moulin` program
+/// with its defaults into a fresh temporary directory.
+pub fn play_set_of(tables: &std::path::Path) -> tempfile::TempDir {
+    let play = tempfile::tempdir().expect("temporary directory");
+    let out = moulin()
+        .args(["pack", "-q", "--dir"])
+        .arg(tables)
+        .arg("--out")
+        .arg(play.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    play
+}
+
 /// What a finished command printed: standard output, then standard error.
 pub fn text(out: &Output) -> String {
     format!(

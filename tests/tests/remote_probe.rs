@@ -276,15 +276,7 @@ fn answers_equal_the_directory_and_missing_tables_are_missing() {
 
 #[test]
 fn a_remote_play_set_answers_as_the_tables() {
-    let play = tempfile::tempdir().unwrap();
-    let out = moulin_tests::moulin()
-        .args(["pack", "-q", "--dir"])
-        .arg(solved())
-        .arg("--out")
-        .arg(play.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", moulin_tests::text(&out));
+    let play = moulin_tests::play_set_of(solved());
     let server = serve_tables(play.path());
     let remote = Tablebase::open_url_play(&server.url).unwrap();
     let local = Tablebase::open(solved()).unwrap();

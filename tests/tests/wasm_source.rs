@@ -279,15 +279,7 @@ fn a_session_takes_the_rules_of_the_tables_before_any_probe() {
 #[test]
 #[ignore = "a pack of the tables; CI runs it (the page's tests read a play set too)"]
 fn a_session_over_a_play_set_answers_as_over_the_tables() {
-    let play = tempfile::tempdir().unwrap();
-    let out = moulin()
-        .args(["pack", "-q", "--dir"])
-        .arg(solved())
-        .arg("--out")
-        .arg(play.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    let play = moulin_tests::play_set_of(solved());
     let session = Session::open(&base(play.path()), Files::default(), 1 << 20).unwrap();
     assert!(session.tablebase().is_play_set());
     let positions: Vec<String> = [

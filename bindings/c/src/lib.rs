@@ -320,13 +320,7 @@ fn counter_arg(counter: c_int) -> Result<u16, Failure> {
 /// `dir` is NULL or points to a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn moulin_open(dir: *const c_char) -> *mut moulin_tablebase {
-    open_with(dir, "tables", |d| {
-        if is_url(d) {
-            Tablebase::open_url(d)
-        } else {
-            Tablebase::open(d)
-        }
-    })
+    open_with(dir, "tables", |d| Tablebase::open(d), Tablebase::open_url)
 }
 
 /// Opens a play set (`moulin pack`: outcome tables `<sector>.mtw` and one
@@ -341,13 +335,12 @@ pub unsafe extern "C" fn moulin_open(dir: *const c_char) -> *mut moulin_tablebas
 /// `dir` is NULL or points to a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn moulin_open_play(dir: *const c_char) -> *mut moulin_tablebase {
-    open_with(dir, "play set", |d| {
-        if is_url(d) {
-            Tablebase::open_url_play(d)
-        } else {
-            Tablebase::open_play(d)
-        }
-    })
+    open_with(
+        dir,
+        "play set",
+        |d| Tablebase::open_play(d),
+        Tablebase::open_url_play,
+    )
 }
 
 /// Whether a `moulin_open` argument names a remote table set.
@@ -370,13 +363,12 @@ fn is_url(dir: &str) -> bool {
 /// `dir` is NULL or points to a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn moulin_open_wdl(dir: *const c_char) -> *mut moulin_tablebase {
-    open_with(dir, "WDL tables", |d| {
-        if is_url(d) {
-            Tablebase::open_url_wdl(d)
-        } else {
-            Tablebase::open_wdl(d)
-        }
-    })
+    open_with(
+        dir,
+        "WDL tables",
+        |d| Tablebase::open_wdl(d),
+        Tablebase::open_url_wdl,
+    )
 }
 
 /// # Safety
@@ -384,11 +376,13 @@ pub unsafe extern "C" fn moulin_open_wdl(dir: *const c_char) -> *mut moulin_tabl
 unsafe fn open_with(
     dir: *const c_char,
     what: &str,
-    open: fn(&str) -> Result<Tablebase, ProbeError>,
+    local: fn(&str) -> Result<Tablebase, ProbeError>,
+    remote: fn(&str) -> Result<Tablebase, ProbeError>,
 ) -> *mut moulin_tablebase {
     let mut handle = std::ptr::null_mut();
     guard(|| {
         let dir = text_arg(dir, "the directory")?;
+        let open = if is_url(dir) { remote } else { local };
         let tables = open(dir).map_err(|e| {
             let Failure(code, message) = probe_failure(e);
             Failure(code, format!("cannot open the {what} in {dir}: {message}"))

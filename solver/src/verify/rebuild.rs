@@ -13,6 +13,7 @@
 //! position's own outcome is an error naming the file.
 
 use super::sweep::{Scratch, Sweep};
+use crate::solve::memory::huge_vec;
 use moulin_probe::play::{decode, encode, side_of};
 use moulin_probe::value::HOLE;
 use moulin_probe::{ProbeError, RuleOutcome, Sector, Tablebase};
@@ -80,7 +81,7 @@ fn rebuild(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeError> {
             .and_then(|v| side_of(v.outcome_code()))
             .is_some_and(|s| s != side)
     };
-    let out: Vec<AtomicU16> = (0..own.len()).map(|_| AtomicU16::new(HOLE)).collect();
+    let out: Vec<AtomicU16> = huge_vec(own.len(), |_| AtomicU16::new(HOLE));
     let first_error: Mutex<Option<(u64, String)>> = Mutex::new(None);
     (0..sweep.orbits())
         .into_par_iter()
