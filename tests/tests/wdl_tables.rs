@@ -3,7 +3,7 @@
 //! of the reduced game) holds the outcome of the distance table's code; a
 //! rerun writes the missing or damaged ones again, byte for byte; `wdl:
 //! false` and the no-capture rule write none; `moulin wdl` writes them again
-//! smaller, with the same outcomes.
+//! smaller, with the same outcomes, and under the rule writes the rule's.
 
 use moulin::solve::{solve_moving, SolveOptions};
 use moulin_probe::value::HOLE;
@@ -155,20 +155,66 @@ fn moulin_wdl_rewrites_them_smaller_with_the_same_outcomes() {
     assert!(rewritten == names.iter().map(|n| read(n)).collect::<Vec<_>>());
 }
 
+/// Under the no-capture rule `moulin wdl` writes the rule's outcome tables:
+/// every slot holds the five-valued outcome of its code at counter 0, as
+/// the format's table of rule codes gives it (`4d + 1` a loss, `4d + 2` a
+/// win, `4d + 3` a blessed loss, `4d + 4` a cursed win), in the outcome
+/// codes of the format (0 draw, 1 win, 2 loss, 3 cursed win, 4 blessed
+/// loss); `probe_wdl` reads them, a cursed win and a blessed loss as draws.
 #[test]
-fn moulin_wdl_refuses_rule_tables_and_unknown_sectors() {
-    let ruled = solved_under_the_rule();
+fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
+    let ruled = tempfile::tempdir().unwrap();
+    solve_moving(&SolveOptions {
+        placement: false,
+        rules: Rules {
+            no_capture_limit: Some(10),
+            ..Rules::default()
+        },
+        ..options(ruled.path())
+    })
+    .unwrap();
     let out = moulin()
-        .args(["wdl", "-q", "--dir"])
+        .args(["wdl", "-q", "--block-kib", "8", "--dir"])
         .arg(ruled.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(
-        text(&out).contains("no-capture limit of 10"),
-        "{}",
-        text(&out)
-    );
+    assert!(out.status.success(), "{}", text(&out));
+    let dtc = Tablebase::open(ruled.path()).unwrap();
+    let wdl = Tablebase::open_wdl(ruled.path()).unwrap();
+    let sectors: Vec<_> = dtc.sectors().map(|(s, _)| s).collect();
+    assert!(sectors.len() >= 3, "{sectors:?}");
+    assert_eq!(wdl.sectors().map(|(s, _)| s).collect::<Vec<_>>(), sectors);
+    let (mut compared, mut seen) = (0u64, [0u64; 5]);
+    for &s in &sectors {
+        assert_eq!(wdl.summary(s).unwrap().block_slots, 3 * 8 * 1024, "{s}");
+        let codes = dtc.sector_values(s).unwrap();
+        let outcomes = wdl.sector_values(s).unwrap();
+        assert_eq!(codes.len(), outcomes.len(), "{s}");
+        for (slot, (&code, &out)) in codes.iter().zip(&outcomes).enumerate() {
+            if code == HOLE {
+                continue;
+            }
+            let want = match code {
+                0 => 0,
+                c => [2, 1, 4, 3][((c - 1) % 4) as usize],
+            };
+            assert_eq!(out, want, "{s} slot {slot}: code {code}");
+            let node = moulin_probe::index::Indexer::get()
+                .unindex(s, slot as u64)
+                .unwrap();
+            let pos = moulin_probe::Position::from_node(node, moulin_probe::Side::White);
+            let three = [Wdl::Draw, Wdl::Win, Wdl::Loss, Wdl::Draw, Wdl::Draw][want as usize];
+            assert_eq!(wdl.probe_wdl(&pos).unwrap(), three, "{s} slot {slot}");
+            seen[want as usize] += 1;
+            compared += 1;
+        }
+    }
+    assert!(compared > 10_000, "{compared} slots compared");
+    assert!(seen.iter().all(|&n| n > 0), "outcomes seen: {seen:?}");
+}
+
+#[test]
+fn moulin_wdl_refuses_unknown_sectors_and_bad_settings() {
     let dir = tempfile::tempdir().unwrap();
     solve_moving(&SolveOptions {
         placement: false,

@@ -3,7 +3,9 @@
 //! for (a solve writes them at its own level 6, on its critical path).
 //! Each file is replaced atomically and read back against its table; a file
 //! already written with the asked settings is skipped, so an interrupted run
-//! resumes.
+//! resumes. Under the no-capture rule it writes the outcome tables of the
+//! rule (five values at counter 0: a cursed win and a blessed loss beside
+//! win, draw and loss), which a solve does not write.
 
 use super::InputError;
 use crate::solve::driver::{intact_wdl_table, lock_directory};
@@ -48,7 +50,6 @@ pub struct Args {
 pub fn run(args: &Args) -> super::Outcome {
     let tb = Tablebase::open(&args.dir)
         .with_context(|| format!("opening the tables in {}", args.dir.display()))?;
-    super::no_rule_tables(&tb, "wdl")?;
     let sectors = super::chosen_sectors(&tb, &args.sectors)?;
     if sectors.is_empty() {
         return Err(InputError(format!("no tables in {}", args.dir.display())).into());
@@ -61,7 +62,11 @@ pub fn run(args: &Args) -> super::Outcome {
         encoding: None,
         threads: args.threads.unwrap_or(0),
     };
-    let block_slots = Encoding::Wdl.slots_in((args.block_kib as u64) << 10);
+    let encoding = match tb.no_capture_limit() {
+        Some(_) => Encoding::RuleOutcomes,
+        None => Encoding::Wdl,
+    };
+    let block_slots = encoding.slots_in((args.block_kib as u64) << 10);
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
     let bar = super::sector_bar(total, args.quiet);
     let start = Instant::now();

@@ -2,11 +2,12 @@
 //! header alone, a whole table with its checksums.
 
 use moulin_probe::error::chain;
+use moulin_probe::play::outcome_code;
 use moulin_probe::table::format::HEADER_LEN;
 use moulin_probe::table::read::check_file_name;
 use moulin_probe::table::{Table, TableKind, TableSummary, EXTENSION};
 use moulin_probe::value::HOLE;
-use moulin_probe::{Outcome, ProbeError, Sector, Tablebase, Wdl};
+use moulin_probe::{ProbeError, Sector, Tablebase};
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::io::Read;
@@ -123,15 +124,18 @@ pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
             own.values.len()
         ));
     }
-    let wrong = own.values.iter().zip(&outcomes).position(|(&code, &out)| {
-        code != HOLE && Outcome::from_code(code).map(Wdl::from) != Wdl::from_code(out)
-    });
+    let rules = &own.summary.rules;
+    let wrong = own
+        .values
+        .iter()
+        .zip(&outcomes)
+        .position(|(&code, &out)| code != HOLE && outcome_code(rules, code) != Some(out));
     match wrong {
         Some(slot) => Err(format!(
-            "{}: slot {slot} holds {:?}, the table {}",
+            "{}: slot {slot} holds outcome code {}, the table's outcome is {}",
             path.display(),
-            Wdl::from_code(outcomes[slot]),
-            Outcome::from_code(own.values[slot]).map_or("a hole".into(), |o| o.to_string())
+            outcomes[slot],
+            outcome_code(rules, own.values[slot]).map_or("a hole".into(), |o| o.to_string())
         )),
         None => Ok(true),
     }
