@@ -211,6 +211,60 @@ fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
     }
     assert!(compared > 10_000, "{compared} slots compared");
     assert!(seen.iter().all(|&n| n > 0), "outcomes seen: {seen:?}");
+    // `moulin verify` checks them beside the tables, and finds a wrong slot.
+    let verify = || {
+        moulin()
+            .args(["verify", "--dir"])
+            .arg(ruled.path())
+            .output()
+            .unwrap()
+    };
+    let out = verify();
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    for s in &sectors {
+        let name = s.name();
+        assert!(
+            t.lines()
+                .any(|l| l.starts_with(&name) && l.contains(" ok ") && l.contains("its WDL table")),
+            "{t}"
+        );
+    }
+    let s = sectors
+        .iter()
+        .max_by_key(|s| dtc.summary(**s).unwrap().slots)
+        .unwrap();
+    // Two positions of the same class size and different outcomes swapped:
+    // the header's counts still agree, two slots do not.
+    let ix = moulin_probe::index::Indexer::get();
+    let mut codes = dtc.sector_values(*s).unwrap();
+    let outcome = |c: u16| if c == 0 { 0 } else { (c - 1) % 4 + 1 };
+    let held = |i: usize| codes[i] != HOLE;
+    let first = (0..codes.len()).find(|&i| held(i)).unwrap();
+    let slot = (first + 1..codes.len())
+        .find(|&i| {
+            held(i)
+                && outcome(codes[i]) != outcome(codes[first])
+                && ix.class_size(*s, i as u64) == ix.class_size(*s, first as u64)
+        })
+        .unwrap();
+    codes.swap(first, slot);
+    let slot = first;
+    moulin_probe::table::write_wdl_table_with(
+        ruled.path(),
+        *s,
+        dtc.rules(),
+        &codes,
+        &moulin_probe::table::WriteOptions::default(),
+    )
+    .unwrap();
+    let out = verify();
+    let t = text(&out);
+    assert!(!out.status.success(), "{t}");
+    assert!(
+        t.contains(&format!("{}.mtw: slot {slot} holds", s.name())),
+        "{t}"
+    );
 }
 
 #[test]
