@@ -20,12 +20,13 @@ fn options(dir: &Path) -> SolveOptions {
     }
 }
 
-/// The moving phase up to 3 stones a side under a no-capture limit of 10.
-fn solved_under_the_rule() -> tempfile::TempDir {
+/// The moving phase up to `max_stones` stones a side under a no-capture
+/// limit of 10.
+fn solved_under_the_rule(max_stones: u8) -> tempfile::TempDir {
     let ruled = tempfile::tempdir().unwrap();
     solve_moving(&SolveOptions {
         placement: false,
-        max_stones: 3,
+        max_stones,
         rules: Rules {
             no_capture_limit: Some(10),
             ..Rules::default()
@@ -155,6 +156,17 @@ fn moulin_wdl_rewrites_them_smaller_with_the_same_outcomes() {
     assert!(rewritten == names.iter().map(|n| read(n)).collect::<Vec<_>>());
 }
 
+/// The outcome code a rule outcome table holds for a rule table's code, read
+/// from the format's two tables, not from the probe: 0 a draw; `4d + 1` a
+/// loss (2), `4d + 2` a win (1), `4d + 3` a blessed loss (4), `4d + 4` a
+/// cursed win (3).
+fn rule_outcome(code: u16) -> u16 {
+    match code {
+        0 => 0,
+        c => [2, 1, 4, 3][((c - 1) % 4) as usize],
+    }
+}
+
 /// Under the no-capture rule `moulin wdl` writes the rule's outcome tables:
 /// every slot holds the five-valued outcome of its code at counter 0, as
 /// the format's table of rule codes gives it (`4d + 1` a loss, `4d + 2` a
@@ -163,16 +175,7 @@ fn moulin_wdl_rewrites_them_smaller_with_the_same_outcomes() {
 /// loss); `probe_wdl` reads them, a cursed win and a blessed loss as draws.
 #[test]
 fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
-    let ruled = tempfile::tempdir().unwrap();
-    solve_moving(&SolveOptions {
-        placement: false,
-        rules: Rules {
-            no_capture_limit: Some(10),
-            ..Rules::default()
-        },
-        ..options(ruled.path())
-    })
-    .unwrap();
+    let ruled = solved_under_the_rule(4);
     let out = moulin()
         .args(["wdl", "-q", "--block-kib", "8", "--dir"])
         .arg(ruled.path())
@@ -184,6 +187,7 @@ fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
     let sectors: Vec<_> = dtc.sectors().map(|(s, _)| s).collect();
     assert!(sectors.len() >= 3, "{sectors:?}");
     assert_eq!(wdl.sectors().map(|(s, _)| s).collect::<Vec<_>>(), sectors);
+    let ix = moulin_probe::index::Indexer::get();
     let (mut compared, mut seen) = (0u64, [0u64; 5]);
     for &s in &sectors {
         assert_eq!(wdl.summary(s).unwrap().block_slots, 3 * 8 * 1024, "{s}");
@@ -194,14 +198,9 @@ fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
             if code == HOLE {
                 continue;
             }
-            let want = match code {
-                0 => 0,
-                c => [2, 1, 4, 3][((c - 1) % 4) as usize],
-            };
+            let want = rule_outcome(code);
             assert_eq!(out, want, "{s} slot {slot}: code {code}");
-            let node = moulin_probe::index::Indexer::get()
-                .unindex(s, slot as u64)
-                .unwrap();
+            let node = ix.unindex(s, slot as u64).unwrap();
             let pos = moulin_probe::Position::from_node(node, moulin_probe::Side::White);
             let three = [Wdl::Draw, Wdl::Win, Wdl::Loss, Wdl::Draw, Wdl::Draw][want as usize];
             assert_eq!(wdl.probe_wdl(&pos).unwrap(), three, "{s} slot {slot}");
@@ -236,20 +235,17 @@ fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
         .unwrap();
     // Two positions of the same class size and different outcomes swapped:
     // the header's counts still agree, two slots do not.
-    let ix = moulin_probe::index::Indexer::get();
     let mut codes = dtc.sector_values(*s).unwrap();
-    let outcome = |c: u16| if c == 0 { 0 } else { (c - 1) % 4 + 1 };
     let held = |i: usize| codes[i] != HOLE;
     let first = (0..codes.len()).find(|&i| held(i)).unwrap();
-    let slot = (first + 1..codes.len())
+    let other = (first + 1..codes.len())
         .find(|&i| {
             held(i)
-                && outcome(codes[i]) != outcome(codes[first])
+                && rule_outcome(codes[i]) != rule_outcome(codes[first])
                 && ix.class_size(*s, i as u64) == ix.class_size(*s, first as u64)
         })
         .unwrap();
-    codes.swap(first, slot);
-    let slot = first;
+    codes.swap(first, other);
     moulin_probe::table::write_wdl_table_with(
         ruled.path(),
         *s,
@@ -262,7 +258,7 @@ fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
     let t = text(&out);
     assert!(!out.status.success(), "{t}");
     assert!(
-        t.contains(&format!("{}.mtw: slot {slot} holds", s.name())),
+        t.contains(&format!("{}.mtw: slot {first} holds", s.name())),
         "{t}"
     );
 }
@@ -331,7 +327,7 @@ fn no_wdl_tables_when_not_asked_or_under_the_rule() {
     })
     .unwrap();
     assert!(wdl_files(dir.path()).is_empty());
-    let ruled = solved_under_the_rule();
+    let ruled = solved_under_the_rule(3);
     assert!(wdl_files(ruled.path()).is_empty());
     assert!(Tablebase::open_wdl(ruled.path())
         .unwrap()

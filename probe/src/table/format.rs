@@ -135,6 +135,15 @@ impl TableKind {
 }
 
 impl Encoding {
+    /// The encoding of an outcome table under `rules`: two bits a slot
+    /// without the no-capture rule, five outcomes in base 5 under it.
+    pub fn of_outcomes(rules: &Rules) -> Encoding {
+        match rules.no_capture_limit {
+            Some(_) => Encoding::RuleOutcomes,
+            None => Encoding::Wdl,
+        }
+    }
+
     /// Header byte 20: bytes per slot (0 for the quarter byte of `Wdl`).
     pub fn width(self) -> u8 {
         match self {

@@ -338,11 +338,8 @@ fn same_directory(a: &Path, b: &Path) -> bool {
 /// from a table with this header and with these settings (side, level,
 /// outcome blocks).
 fn packed_already(dir: &Path, summary: &TableSummary, args: &Args) -> Option<u64> {
-    let outcome_slots = Encoding::Wdl.slots_in((args.outcome_block_kib as u64) << 10);
-    let outcome_slots = match summary.rules.no_capture_limit {
-        Some(_) => Encoding::RuleOutcomes.slots_in((args.outcome_block_kib as u64) << 10),
-        None => outcome_slots,
-    };
+    let outcome_slots =
+        Encoding::of_outcomes(&summary.rules).slots_in((args.outcome_block_kib as u64) << 10);
     // The distances are dense when every symbol fits a byte (`symbol`:
     // half a plain distance, a DTC, or a DTC less one for a win).
     let dense = match (summary.rules.no_capture_limit, args.side) {

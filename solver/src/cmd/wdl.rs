@@ -62,11 +62,7 @@ pub fn run(args: &Args) -> super::Outcome {
         encoding: None,
         threads: args.threads.unwrap_or(0),
     };
-    let encoding = match tb.no_capture_limit() {
-        Some(_) => Encoding::RuleOutcomes,
-        None => Encoding::Wdl,
-    };
-    let block_slots = encoding.slots_in((args.block_kib as u64) << 10);
+    let block_slots = Encoding::of_outcomes(&tb.rules()).slots_in((args.block_kib as u64) << 10);
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
     let bar = super::sector_bar(total, args.quiet);
     let start = Instant::now();
