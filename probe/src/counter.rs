@@ -48,40 +48,12 @@ impl Tablebase {
     /// --no-capture-limit 50`.
     ///
     /// ```
-    /// # fn tiny_table(
-    /// #     dir: &std::path::Path,
-    /// #     rules: moulin_probe::Rules,
-    /// # ) -> Result<(), Box<dyn std::error::Error>> {
-    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
-    /// #     use moulin_probe::{index::Indexer, value::HOLE};
-    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
-    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
-    /// #     let (win, draw) = match rules.no_capture_limit {
-    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
-    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
-    /// #     };
-    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
-    /// #         .map(|slot| match ix.unindex(sector, slot) {
-    /// #             Some(node) if ix.index(&node) == slot => {
-    /// #                 let pos = Position::from_node(node, Side::White);
-    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
-    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
-    /// #             }
-    /// #             _ => HOLE,
-    /// #         })
-    /// #         .collect();
-    /// #     write_table(dir, sector, rules, &codes)?;
-    /// #     if rules.no_capture_limit.is_none() {
-    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
-    /// #     }
-    /// #     Ok(())
-    /// # }
     /// use moulin_probe::error::ProbeError;
     /// use moulin_probe::{Position, RuleOutcome, Rules, Tablebase};
     ///
     /// let rules = Rules { no_capture_limit: Some(50), ..Rules::default() };
     /// # let dir = tempfile::tempdir()?;
-    /// # tiny_table(dir.path(), rules)?;
+    /// # moulin_probe::doc_example::tiny_table(dir.path(), rules)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// assert_eq!(tb.no_capture_limit(), Some(50));
     ///
@@ -168,39 +140,11 @@ impl Tablebase {
     /// table of the crate's example, written for `N = 50`.)
     ///
     /// ```
-    /// # fn tiny_table(
-    /// #     dir: &std::path::Path,
-    /// #     rules: moulin_probe::Rules,
-    /// # ) -> Result<(), Box<dyn std::error::Error>> {
-    /// #     use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
-    /// #     use moulin_probe::{index::Indexer, value::HOLE};
-    /// #     use moulin_probe::{Outcome, Position, RuleOutcome, Sector, Side};
-    /// #     let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
-    /// #     let (win, draw) = match rules.no_capture_limit {
-    /// #         None => (Outcome::Win(1).code(), Outcome::Draw.code()),
-    /// #         Some(_) => (RuleOutcome::Win(1).code(), RuleOutcome::Draw.code()),
-    /// #     };
-    /// #     let codes: Vec<u16> = (0..ix.slots(sector))
-    /// #         .map(|slot| match ix.unindex(sector, slot) {
-    /// #             Some(node) if ix.index(&node) == slot => {
-    /// #                 let pos = Position::from_node(node, Side::White);
-    /// #                 let mill = rules.legal_moves(&pos).iter().any(|m| m.remove.is_some());
-    /// #                 if mill { win.unwrap() } else { draw.unwrap() }
-    /// #             }
-    /// #             _ => HOLE,
-    /// #         })
-    /// #         .collect();
-    /// #     write_table(dir, sector, rules, &codes)?;
-    /// #     if rules.no_capture_limit.is_none() {
-    /// #         write_wdl_table_with(dir, sector, rules, &codes, &WriteOptions::default())?;
-    /// #     }
-    /// #     Ok(())
-    /// # }
     /// use moulin_probe::{Position, RuleOutcome, Rules, Tablebase};
     ///
     /// let rules = Rules { no_capture_limit: Some(50), ..Rules::default() };
     /// # let dir = tempfile::tempdir()?;
-    /// # tiny_table(dir.path(), rules)?;
+    /// # moulin_probe::doc_example::tiny_table(dir.path(), rules)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
     ///
