@@ -1,0 +1,207 @@
+//! Tests of the index: ranks against their definitions, round trips, counts.
+
+use super::*;
+
+/// The plain ranker gives `Frame::slot` for every opponent set of up to
+/// 9 stones with a plain frame (a sample of them) and every mover's set
+/// beside it (a sample), of each size.
+#[test]
+fn the_plain_ranker_ranks_as_the_frame() {
+    let ix = Indexer::get();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut random_set = |k: usize, taken: Bitboard| {
+        let mut set: Bitboard = 0;
+        while set.count_ones() < k as u32 {
+            let p = (random() % POINTS as u64) as u32;
+            if taken & (1 << p) == 0 {
+                set |= 1 << p;
+            }
+        }
+        set
+    };
+    let (mut checked, mut plain, mut not_plain) = (0, 0, 0);
+    for b in 0..=9 {
+        for _ in 0..200 {
+            let them = random_set(b, 0);
+            let frame = ix.frame(them);
+            for a in 0..=9.min(POINTS - b) {
+                let Some(ranker) = PlainRanker::new(&frame, a) else {
+                    not_plain += 1;
+                    continue;
+                };
+                plain += 1;
+                for _ in 0..20 {
+                    let us = random_set(a, them);
+                    assert_eq!(ranker.slot(us), frame.slot(us), "{them:x} {us:x}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        plain > 1000 && not_plain > 10 && checked > 20_000,
+        "{plain} {not_plain} {checked}"
+    );
+}
+
+/// Mover-major, every class of a sector comes once, with its size:
+/// the slots reached are exactly the canonical ones.
+#[test]
+fn classes_of_mover_cover_each_class_once() {
+    let ix = Indexer::get();
+    let sectors = [
+        Sector::moving(3, 3),
+        Sector::moving(4, 3),
+        Sector::moving(3, 5),
+        Sector {
+            stm_board: 2,
+            opp_board: 0,
+            stm_hand: 7,
+            opp_hand: 8,
+        },
+        Sector {
+            stm_board: 4,
+            opp_board: 4,
+            stm_hand: 1,
+            opp_hand: 1,
+        },
+    ];
+    for s in sectors {
+        let slots = ix.slots(s);
+        let mut seen = vec![false; slots as usize];
+        let (mut classes, mut positions) = (0u64, 0u64);
+        for orbit in 0..ix.orbits(s.stm_board as usize) {
+            ix.for_each_class_of_mover(s, orbit, |u, t, size| {
+                assert_eq!(u & t, 0);
+                assert_eq!(t.count_ones(), s.opp_board as u32);
+                let node = Node {
+                    us: u,
+                    them: t,
+                    us_hand: s.stm_hand,
+                    them_hand: s.opp_hand,
+                };
+                let slot = ix.index(&node);
+                assert!(!seen[slot as usize], "{s}: slot {slot} twice");
+                seen[slot as usize] = true;
+                assert_eq!(size, ix.class_size(s, slot), "{s}: slot {slot}");
+                classes += 1;
+                positions += size as u64;
+            });
+        }
+        for (slot, &seen) in seen.iter().enumerate() {
+            assert_eq!(seen, ix.is_canonical(s, slot as u64), "{s}: slot {slot}");
+        }
+        assert_eq!(classes, count_classes(s), "{s}");
+        assert_eq!(positions, count_positions(s), "{s}");
+    }
+}
+
+#[test]
+fn binomials() {
+    assert_eq!(BINOMIAL[24][12], 2_704_156);
+    assert_eq!(BINOMIAL[5][0], 1);
+    assert_eq!(BINOMIAL[3][5], 0);
+}
+
+#[test]
+fn colex_round_trip() {
+    let taken = 0b1011_0000_0000_0000_0110_0001;
+    let free = 24 - 7;
+    for (k, &count) in BINOMIAL[free].iter().enumerate().take(4) {
+        for rank in 0..count {
+            let set = colex_unrank_among_free(rank, k, taken);
+            assert_eq!(set & taken, 0);
+            assert_eq!(set.count_ones() as usize, k);
+            assert_eq!(colex_rank(compress(set, taken)), rank);
+        }
+    }
+}
+
+#[test]
+fn orbit_counts_match_burnside() {
+    let ix = Indexer::get();
+    for k in 0..=9u8 {
+        let classes = count_classes(Sector::moving(k, 0));
+        assert_eq!(ix.orbits(k as usize), classes, "sets of {k} points");
+    }
+}
+
+#[test]
+fn symmetric_images_share_a_slot_and_canonical_slots_count_classes() {
+    let ix = Indexer::get();
+    let sym = Symmetries::get();
+    for sector in [
+        Sector::moving(3, 2),
+        Sector::moving(2, 4),
+        Sector::moving(4, 4),
+    ] {
+        let mut canonical = 0;
+        for slot in 0..ix.slots(sector) {
+            let node = ix.unindex(sector, slot).unwrap();
+            assert_eq!(Sector::of(&node), sector);
+            let own = ix.index(&node);
+            if own == slot {
+                canonical += 1;
+            }
+            if slot % 7 == 0 {
+                for g in Symmetries::all() {
+                    let image = Node {
+                        us: sym.map(g, node.us),
+                        them: sym.map(g, node.them),
+                        ..node
+                    };
+                    assert_eq!(ix.index(&image), own);
+                }
+            }
+        }
+        assert_eq!(canonical, count_classes(sector), "{sector}");
+    }
+}
+
+#[test]
+fn compress_by_bytes_matches_the_definition() {
+    let mut x = 0x9E37_79B9u32;
+    for _ in 0..200_000 {
+        // xorshift: random disjoint pairs of sets, sparse and dense
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let taken = x & crate::board::ALL_POINTS & (x >> 3 | x >> 7);
+        let set = (x.rotate_left(11) ^ x) & crate::board::ALL_POINTS & !taken;
+        assert_eq!(
+            compress(set, taken),
+            compress_by_points(set, taken),
+            "{set:#x} {taken:#x}"
+        );
+    }
+    let all = crate::board::ALL_POINTS;
+    assert_eq!(compress(all, 0), all);
+    assert_eq!(compress(0, all), 0);
+    assert_eq!(compress(1 << 23, all >> 1), 1);
+}
+
+#[test]
+fn positions_iterate_like_unindex() {
+    let ix = Indexer::get();
+    for sector in [
+        Sector::moving(3, 3),
+        Sector::moving(0, 2),
+        Sector::moving(2, 0),
+        Sector::moving(4, 5),
+    ] {
+        let n = ix.slots(sector);
+        for (start, end) in [(0, n), (n / 3, n / 3 + 1000), (n.saturating_sub(5), n + 10)] {
+            let got: Vec<_> = ix.positions(sector, start..end).collect();
+            let want: Vec<_> = (start..end.min(n))
+                .map(|s| (s, ix.unindex(sector, s).unwrap()))
+                .collect();
+            assert_eq!(got, want, "{sector} {start}..{end}");
+        }
+    }
+}
