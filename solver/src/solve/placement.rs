@@ -16,10 +16,10 @@
 
 use super::retro::{for_each_capture_slot, LowerSectors, Progress};
 use super::scheme::{Codes, Dtc, Dtw, Scheme};
-use moulin_probe::board::{forms_mill, removable, stones_in_mills, POINTS};
-use moulin_probe::index::{colex_rank, compress, points_beside, Indexer, BINOMIAL};
+use moulin_probe::board::{removable, stones_in_mills, POINTS};
+use moulin_probe::index::{colex_rank, compress, Indexer, BINOMIAL};
 use moulin_probe::value::{HOLE, LOST_NOW as LOST};
-use moulin_probe::{Rules, Sector};
+use moulin_probe::{prefetch, Rules, Sector};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -145,13 +145,27 @@ fn solve_placement_as<S: Codes>(
 struct Block {
     /// Slots of the successors after a placement without capture.
     slots: Vec<u32>,
-    /// Their codes.
-    quiet: Vec<u16>,
     /// The best successor code over every capture, for a set that holds a
     /// mill (`HOLE` for the others).
     capture: Vec<u16>,
     /// (entry, slot) of every capture successor, ranked before they are read.
     capture_slots: Vec<(u32, u32)>,
+    /// Per entry, what a placement leads to as `ranked` keys: without a
+    /// capture, and with one.
+    turns: Vec<[u64; 2]>,
+    /// Per entry, the code bits of its stones in a mill (none when the
+    /// opponent has no stone to lose): a placement on one of them closes it.
+    mills: Vec<u32>,
+}
+
+/// How many reads of a successor sector ahead a block asks for.
+const AHEAD: usize = 40;
+
+/// A successor code with its placement key above it: the smaller of two is
+/// the better turn, and the code comes back from its low 16 bits.
+#[inline]
+fn ranked<S: Codes>(scheme: S, code: u16) -> u64 {
+    (scheme.placement_key(code) as u64) << 16 | code as u64
 }
 
 impl Block {
@@ -168,8 +182,6 @@ impl Block {
             .them;
         let plain = ix.frame(rep).is_plain();
         let victims = if rep != 0 { removable(rep) } else { 0 };
-        // The free points of the block, by code bit.
-        let (free, _) = points_beside(rep);
 
         // Every successor of the block, ranked then read: the quiet one of
         // each set after a placement, and the captures of each set with a mill.
@@ -179,6 +191,7 @@ impl Block {
         };
         let per_after = BINOMIAL[free_points][a + 1];
         self.slots.clear();
+        self.mills.clear();
         self.capture_slots.clear();
         self.capture.clear();
         self.capture.resize(per_after as usize, HOLE);
@@ -188,7 +201,13 @@ impl Block {
         {
             let frame = ix.frame(node.us);
             self.slots.push(frame.slot(rep) as u32);
-            if victims != 0 && stones_in_mills(node.us) != 0 {
+            let in_mills = if victims != 0 {
+                stones_in_mills(node.us)
+            } else {
+                0
+            };
+            self.mills.push(compress(in_mills, rep));
+            if in_mills != 0 {
                 if next.capture_loses {
                     // The opponent is left with two stones: lost at once.
                     self.capture[k] = LOST;
@@ -199,18 +218,34 @@ impl Block {
                 }
             }
         }
-        self.quiet.clear();
-        self.quiet
-            .extend(self.slots.iter().map(|&s| next.quiet[s as usize]));
-        for &(k, s) in &self.capture_slots {
+        // The reads miss the cache, and a branch on what one brings back
+        // would hold up the next ones: each read is asked for `AHEAD` reads
+        // before it is needed.
+        let scheme = next.scheme;
+        for (i, &(k, s)) in self.capture_slots.iter().enumerate() {
+            if let Some(&(_, ahead)) = self.capture_slots.get(i + AHEAD) {
+                prefetch(&next.capture[ahead as usize]);
+            }
             let code = next.capture[s as usize];
             let best = &mut self.capture[k as usize];
-            let key = |c| next.scheme.placement_key(c);
+            let key = |c| scheme.placement_key(c);
             if *best == HOLE || key(code) < key(*best) {
                 *best = code;
             }
         }
+        self.turns.clear();
+        for (i, (&s, &capture)) in self.slots.iter().zip(&self.capture).enumerate() {
+            if let Some(&ahead) = self.slots.get(i + AHEAD) {
+                prefetch(&next.quiet[ahead as usize]);
+            }
+            let quiet = next.quiet[s as usize];
+            self.turns
+                .push([ranked(scheme, quiet), ranked(scheme, capture)]);
+        }
 
+        // Each position's turns: a placement on free point `j` leads to the
+        // entry of its stones plus `j`, with a capture when `j` is in one of
+        // that entry's mills. No branch on either (they are unpredictable).
         let all_free = (1u32 << free_points) - 1;
         ix.positions(sector, first..first + per_orbit)
             .map(|(slot, node)| {
@@ -218,60 +253,30 @@ impl Block {
                     return HOLE;
                 }
                 let code = compress(node.us, rep);
-                let mut best = Best::new(next.scheme);
+                let mut best = u64::MAX;
                 let mut open = all_free & !code;
                 while open != 0 {
                     let j = open.trailing_zeros();
                     open &= open - 1;
-                    let to = free[j as usize] as usize;
                     let entry = colex_rank(code | 1 << j) as usize;
-                    if victims != 0 && forms_mill(node.us | 1 << to, to) {
-                        best.offer(self.capture[entry]);
-                    } else {
-                        best.offer(self.quiet[entry]);
-                    }
+                    let closes = (self.mills[entry] >> j & 1) as usize;
+                    best = best.min(self.turns[entry][closes]);
                 }
-                best.value(next.scheme)
+                value_of_best(scheme, best)
             })
             .collect()
     }
 }
 
-/// The best turn so far: the successor code worst for the opponent.
-struct Best<S> {
-    key: u32,
-    code: u16,
-    scheme: S,
-}
-
-impl<S: Codes> Best<S> {
-    fn new(scheme: S) -> Best<S> {
-        Best {
-            key: u32::MAX,
-            code: HOLE,
-            scheme,
-        }
-    }
-
-    #[inline]
-    fn offer(&mut self, code: u16) {
-        debug_assert_ne!(code, HOLE, "index never yields a hole");
-        let key = self.scheme.placement_key(code);
-        if key < self.key {
-            self.key = key;
-            self.code = code;
-        }
-    }
-
-    /// The position's code: the best successor's value, seen before the
-    /// move (a position without a turn is lost, never the case while the
-    /// mover has stones in hand and the board has room).
-    fn value(&self, scheme: S) -> u16 {
-        match self.code {
-            HOLE => LOST,
-            // Distances of the moving phase stay far below the code's limit.
-            code => scheme.before_move(code),
-        }
+/// The code of a position whose best turn has the `ranked` key `best`
+/// (`u64::MAX` for none): that successor's value seen before the move, one
+/// turn further. A position without a turn is lost (never the case while
+/// the mover has stones in hand and the board has room).
+#[inline]
+fn value_of_best<S: Codes>(scheme: S, best: u64) -> u16 {
+    match best as u16 {
+        HOLE => LOST,
+        code => scheme.before_move(code),
     }
 }
 
@@ -319,10 +324,12 @@ mod tests {
                 assert_eq!(by_key, by_rank, "{x} vs {y}");
             }
         }
-        let mut best = Best::new(Dtw);
-        for o in outcomes {
-            best.offer(o.code().unwrap());
-        }
-        assert_eq!(Some(best.value(Dtw)), Outcome::Win(1).code());
+        let best = outcomes
+            .iter()
+            .map(|o| ranked(Dtw, o.code().unwrap()))
+            .min()
+            .unwrap();
+        assert_eq!(Some(value_of_best(Dtw, best)), Outcome::Win(1).code());
+        assert_eq!(value_of_best(Dtw, u64::MAX), LOST);
     }
 }
