@@ -13,6 +13,9 @@
 //! that hold a mill), then values its positions from those small arrays.
 //! That ranks `a + 1` times fewer successors than asking every position for
 //! its own turns, and the reads that miss the cache go down by as much.
+//! Those reads go to sectors of up to a gigabyte in no useful order: each
+//! is asked for ahead of its use, so many are under way at once, and the
+//! values of a position's turns are compared without a branch on them.
 
 use super::retro::{for_each_capture_slot, LowerSectors, Progress};
 use super::scheme::{Codes, Dtc, Dtw, Scheme};
