@@ -35,7 +35,7 @@ for i in $(seq "$runs"); do
     for s in "$@"; do rm -f "$scratch/$s.mtb" "$scratch/$s.mtw"; done
     : > "$scratch/solve-record.jsonl"
     /usr/bin/time -f "$which run $i: wall %e s, user %U s, peak %M KiB" \
-      "$bin" solve ${SOLVE_ARGS:---all} --dir "$scratch" -q
+      "$bin" solve ${SOLVE_ARGS:---all} --dir "$scratch" -q > /dev/null
     python3 - "$scratch/solve-record.jsonl" <<'EOF'
 import json, sys
 for line in open(sys.argv[1]):
