@@ -143,6 +143,24 @@ fn a_wdl_table_that_disagrees_with_its_table_is_found() {
 }
 
 #[test]
+fn a_damaged_file_is_named_as_damaged() {
+    let dir = copy_of_solved();
+    let path = dir.path().join("4v4.mtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    let out = verify(dir.path(), &["4v4"]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("4v4.mtb: checksum mismatch"), "{t}");
+    assert!(
+        t.contains("FAILED: 1 of 1 table damaged or unreadable"),
+        "{t}"
+    );
+}
+
+#[test]
 fn tampered_values_are_found_and_named() {
     let dir = copy_of_solved();
     let d = dir.path();

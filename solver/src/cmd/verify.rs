@@ -111,16 +111,23 @@ pub fn run(args: &Args) -> super::Outcome {
     if !report.passed() {
         let shown = report.reported.len() as u64;
         let total = report.inconsistencies();
-        say(format_args!(
-            "FAILED: {} in {failed} of {}{}",
-            plural(total, "inconsistent value"),
-            plural(report.sectors.len() as u64, "table"),
-            if shown < total {
-                format!(" (first {shown} shown)")
-            } else {
-                String::new()
-            }
-        ));
+        let tables = plural(report.sectors.len() as u64, "table");
+        if total == 0 {
+            // Every failure is a file that could not be read or checked.
+            say(format_args!(
+                "FAILED: {failed} of {tables} damaged or unreadable (above)"
+            ));
+        } else {
+            say(format_args!(
+                "FAILED: {} in {failed} of {tables}{}",
+                plural(total, "inconsistent value"),
+                if shown < total {
+                    format!(" (first {shown} shown)")
+                } else {
+                    String::new()
+                }
+            ));
+        }
         return Ok(false);
     }
     say(format_args!(
