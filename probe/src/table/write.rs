@@ -640,8 +640,9 @@ fn encode_to<W: Write + Seek>(
         let most = values.iter().filter_map(|&c| symbol(&rules, side, c)).max();
         fits_u8 = most.unwrap_or(0) < u8::MAX as u16;
     }
+    let outcomes = Encoding::of_outcomes(&rules);
     let encoding = match options.encoding {
-        _ if wdl => Encoding::of_outcomes(&rules),
+        _ if wdl => outcomes,
         None if summary.play.is_some() && fits_u8 => Encoding::Dense,
         Some(Encoding::Dense) if summary.play.is_none() || !fits_u8 => {
             return Err(FileError::BadValues(
@@ -667,9 +668,7 @@ fn encode_to<W: Write + Seek>(
             0 => PLAY_OUTCOME_BLOCK_BYTES,
             n => n,
         };
-        let slots = Encoding::of_outcomes(&rules)
-            .slots_in(bytes as u64)
-            .min(MAX_BLOCK_BYTES);
+        let slots = outcomes.slots_in(bytes as u64).min(MAX_BLOCK_BYTES);
         (slots as u32).max(1)
     } else {
         let block_bytes = match options.block_bytes {
