@@ -64,7 +64,12 @@ fn positions(count: usize) -> Vec<Position> {
     (0..count)
         .map(|i| {
             let node = ix.unindex(s, rng.next() % ix.slots(s)).expect("slot");
-            let side = if i % 2 == 0 { Side::White } else { Side::Black };
+            // During placement the hands say whose turn it is.
+            let side = match (s.is_moving(), i % 2) {
+                (false, _) => node.side_by_hands(),
+                (true, 0) => Side::White,
+                (true, _) => Side::Black,
+            };
             Position::from_node(node, side)
         })
         .collect()

@@ -16,6 +16,12 @@
 //!   fit a byte, a symbol per slot, every other slot repeating the one
 //!   before it.
 //!
+//! With `PlaySide::Both` the distance table stores both sides (the wins'
+//! symbols of a block, then the losses'), nothing in the sector is
+//! rebuilt, and the set may leave sectors out (`moulin pack --leave-out`):
+//! a sector without files whose turns all lead into sectors of both sides
+//! is valued by one ply over them (`Tablebase::left_out_code`).
+//!
 //! The other side's distances are not stored. A won position's best move
 //! leads to a position its opponent loses (or captures its way to a
 //! conversion, or ends the game), whose distance is stored: the winner
@@ -68,28 +74,27 @@ pub fn outcome_code(rules: &Rules, code: u16) -> Option<u16> {
 }
 
 /// What a play set's distance table of `side` stores for a distance code:
-/// a symbol for a position of that side, `None` for any other (a draw, the
-/// other side, a hole). Without the rule a win takes an odd number of
+/// a symbol for a position of that side (of either side for `Both`),
+/// `None` for any other (a draw, the other side, a hole). Without the rule a win takes an odd number of
 /// turns `d` and a loss an even one, and the symbol is `d / 2`; under the
 /// rule a win or cursed win with a DTC of `d` (at least 1) has the symbol
 /// `d - 1`, a loss or blessed loss the symbol `d`.
 #[inline]
 pub fn symbol(rules: &Rules, side: PlaySide, code: u16) -> Option<u16> {
     let rule = rules.no_capture_limit.is_some();
-    match (side, decode(rules, code)?) {
-        (PlaySide::Wins, RuleOutcome::Win(d) | RuleOutcome::CursedWin(d)) => {
+    match decode(rules, code)? {
+        RuleOutcome::Win(d) | RuleOutcome::CursedWin(d) if side.holds(PlaySide::Wins) => {
             Some(if rule { d.saturating_sub(1) } else { d / 2 })
         }
-        (PlaySide::Losses, RuleOutcome::Loss(d) | RuleOutcome::BlessedLoss(d)) => {
+        RuleOutcome::Loss(d) | RuleOutcome::BlessedLoss(d) if side.holds(PlaySide::Losses) => {
             Some(if rule { d } else { d / 2 })
         }
         _ => None,
     }
 }
 
-/// The side whose distances are stored for an outcome code (1 a win, 3 a
-/// cursed win; 2 a loss, 4 a blessed loss); `None` for a draw or a code
-/// above 4.
+/// The side of an outcome code (1 a win, 3 a cursed win; 2 a loss, 4 a
+/// blessed loss), never `Both`; `None` for a draw or a code above 4.
 #[inline]
 pub fn side_of(outcome: u16) -> Option<PlaySide> {
     match outcome {
@@ -109,9 +114,10 @@ pub fn stored_value(rules: &Rules, outcome: u16, symbol: u16) -> Option<RuleOutc
     }
     let d = match (side_of(outcome)?, rule) {
         (PlaySide::Wins, false) => symbol.checked_mul(2)?.checked_add(1)?,
-        (PlaySide::Losses, false) => symbol.checked_mul(2)?,
         (PlaySide::Wins, true) => symbol.checked_add(1)?,
-        (PlaySide::Losses, true) => symbol,
+        // `side_of` gives wins or losses.
+        (_, false) => symbol.checked_mul(2)?,
+        (_, true) => symbol,
     };
     RuleOutcome::from_outcome_code(outcome, d)
 }
@@ -173,10 +179,35 @@ impl Tablebase {
         let value = match side_of(outcome) {
             None if outcome == 0 => RuleOutcome::Draw,
             None => return Err(self.damaged(sector, format!("outcome code {outcome}"))),
-            Some(s) if s == side => self.read_value(play, sector, slot, outcome, rank)?,
-            Some(_) => self.best_move_value(play, side, sector, slot, outcome)?,
+            Some(s) if side.holds(s) => self.read_value(play, sector, slot, outcome, rank)?,
+            Some(_) => self.best_move_value(play, side, sector, slot, Some(outcome))?,
         };
         encode(&rules, value)
+            .ok_or_else(|| self.damaged(sector, format!("slot {slot} rebuilds to {value:?}")))
+    }
+
+    /// The distance code of a class's slot in a sector the play set leaves
+    /// out (`Tablebase::is_left_out`): its best move's value, every sector
+    /// its turns lead into storing both sides. A sector without files whose
+    /// turns lead into one that is missing, or stores one side only, is
+    /// missing.
+    pub(crate) fn left_out_code(
+        &self,
+        play: &Tablebase,
+        sector: Sector,
+        slot: u64,
+    ) -> Result<u16, ProbeError> {
+        for next in sector.successors() {
+            match play.summary(next) {
+                Ok(t) if t.play == Some(PlaySide::Both) => {}
+                Ok(_) | Err(ProbeError::MissingSector(_)) => {
+                    return Err(ProbeError::MissingSector(sector))
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let value = self.best_move_value(play, PlaySide::Both, sector, slot, None)?;
+        encode(&self.rules(), value)
             .ok_or_else(|| self.damaged(sector, format!("slot {slot} rebuilds to {value:?}")))
     }
 
@@ -213,17 +244,18 @@ impl Tablebase {
     }
 
     /// The value of a position whose distance is not stored: the best of
-    /// its moves. The moves that can be best lead to positions of the
-    /// stored side (or convert, or end the game); the others are valued
-    /// from their outcome alone, with any distance, and a best move that
-    /// does not give the position's own outcome means damaged tables.
+    /// its moves, read from tables of `side`. The moves that can be best
+    /// lead to positions of the stored side (or convert, or end the game);
+    /// the others are valued from their outcome alone, with any distance,
+    /// and a best move that does not give the position's own outcome (when
+    /// stored) means damaged tables.
     fn best_move_value(
         &self,
         play: &Tablebase,
         side: PlaySide,
         sector: Sector,
         slot: u64,
-        outcome: u16,
+        outcome: Option<u16>,
     ) -> Result<RuleOutcome, ProbeError> {
         let rules = self.rules();
         let ix = Indexer::get();
@@ -243,7 +275,7 @@ impl Tablebase {
                 let wanted = !(capture && converts);
                 let (o, rank) = self.stored_code_and_rank(s, i, side, wanted)?;
                 match side_of(o) {
-                    Some(k) if k == side && wanted => self.read_value(play, s, i, o, rank)?,
+                    Some(k) if side.holds(k) && wanted => self.read_value(play, s, i, o, rank)?,
                     Some(_) => placeholder(&rules, o),
                     None if o == 0 => RuleOutcome::Draw,
                     None => return Err(self.damaged(s, format!("outcome code {o} at slot {i}"))),
@@ -256,7 +288,7 @@ impl Tablebase {
         }
         // A position without moves has lost already.
         let value = best.unwrap_or(RuleOutcome::Loss(0));
-        if value.outcome_code() != outcome {
+        if let Some(outcome) = outcome.filter(|&o| o != value.outcome_code()) {
             return Err(self.damaged(
                 sector,
                 format!(
@@ -311,18 +343,26 @@ impl Tablebase {
             true => Some(play.in_own_table(sector, |_, t| t.decode_block(block))?),
             false => None,
         };
-        let mut rank = 0;
+        // Where the next symbol of each side sits in a dense block: of both
+        // sides, the losses' after the wins'.
+        let mut next = [0, 0];
+        if side == PlaySide::Both {
+            next[1] = (0..n)
+                .filter(|&i| side_of(outcomes.code(i).unwrap_or(0)) == Some(PlaySide::Wins))
+                .count();
+        }
         for (i, o) in out[..n].iter_mut().enumerate() {
             let outcome = outcomes.code(i).unwrap_or(u16::MAX);
             let value = match side_of(outcome) {
                 None if outcome == 0 => RuleOutcome::Draw,
                 None => return Err(self.damaged(sector, format!("outcome code {outcome}"))),
-                Some(s) if s == side => {
+                Some(s) if side.holds(s) => {
+                    let k = usize::from(side == PlaySide::Both && s == PlaySide::Losses);
                     let symbol = match &symbols {
-                        Some(d) => d.code(rank),
+                        Some(d) => d.code(next[k]),
                         None => play.stored_code(sector, first + i as u64).ok(),
                     };
-                    rank += 1;
+                    next[k] += 1;
                     symbol
                         .and_then(|symbol| stored_value(&rules, outcome, symbol))
                         .ok_or_else(|| {
@@ -335,6 +375,7 @@ impl Tablebase {
                 self.damaged(sector, format!("slot {} holds {value:?}", first + i as u64))
             })?;
         }
+        let rank = next[0].max(next[1]);
         if let Some(d) = &symbols {
             if d.len() != rank {
                 let held = d.len();
@@ -353,7 +394,7 @@ impl Tablebase {
             path: self
                 .path(sector)
                 .map(|p| p.to_path_buf())
-                .unwrap_or_default(),
+                .unwrap_or_else(|_| self.dir().join(sector.name())),
             source: FileError::Corrupt(format!("play set: {what}")),
         }
     }

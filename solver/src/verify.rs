@@ -641,6 +641,10 @@ fn run(
         ProgressBar::hidden()
     };
     let usable = |s: Sector| -> Result<(), String> {
+        if play.as_ref().is_some_and(|tb| tb.is_left_out(s)) {
+            // Rebuilt by one ply from the sectors its turns lead into.
+            return Ok(());
+        }
         let Some(path) = tables.get(&s) else {
             return Err(format!("no table for sector {s} in {}", dir.display()));
         };
@@ -711,9 +715,11 @@ fn run(
                     check = pool.install(|| values.check(limit, Some(&bar)));
                     verdict.slots = own.values.len() as u64;
                     verdict.inconsistencies = check.inconsistencies;
-                    verdict
-                        .problems
-                        .extend(check.tally.header_disagreements(&own.summary));
+                    if let Some(summary) = &own.summary {
+                        verdict
+                            .problems
+                            .extend(check.tally.header_disagreements(summary));
+                    }
                     let wdl_path = dir.join(format!("{}.{WDL_EXTENSION}", sector.name()));
                     // A play set's outcome tables were read to rebuild it.
                     let wdl = match play {

@@ -553,3 +553,54 @@ fn a_probe_costs_few_requests_and_a_repeated_one_none() {
     let again = start.elapsed();
     eprintln!("moulin serve: cold probe {cold:?}, a fresh position of an open table {fresh:?}, repeated {again:?}");
 }
+
+/// A served play set of both sides that leaves out the placement sectors
+/// with Black to move: their positions are rebuilt by one ply over the
+/// sectors their turns lead into, fetched from the server.
+#[test]
+#[ignore = "a solve with placement and a pack; CI runs it"]
+fn a_remote_play_set_with_sectors_left_out_answers_as_the_tables() {
+    use moulin::solve::{solve_moving, SolveOptions};
+    let full = tempfile::tempdir().unwrap();
+    solve_moving(&SolveOptions {
+        dir: full.path().to_path_buf(),
+        max_stones: 4,
+        placement: true,
+        ..Default::default()
+    })
+    .unwrap();
+    let play = tempfile::tempdir().unwrap();
+    let out = moulin_tests::moulin()
+        .args([
+            "pack",
+            "-q",
+            "--side",
+            "both",
+            "--leave-out",
+            "black-placement",
+        ])
+        .arg("--dir")
+        .arg(full.path())
+        .arg("--out")
+        .arg(play.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", moulin_tests::text(&out));
+    let server = serve_tables(play.path());
+    let remote = Tablebase::open_url_play(&server.url).unwrap();
+    let local = Tablebase::open(full.path()).unwrap();
+    let ix = Indexer::get();
+    let mut rebuilt = 0;
+    for (sector, summary) in local.sectors() {
+        let left_out = !play.path().join(format!("{}.mtw", sector.name())).exists();
+        for slot in (0..summary.slots).step_by(97) {
+            let Some(node) = ix.unindex(sector, slot).filter(|n| ix.index(n) == slot) else {
+                continue;
+            };
+            let pos = Position::from_node(node, node.side_by_hands());
+            assert_eq!(answer(&remote, &pos), answer(&local, &pos), "{pos}");
+            rebuilt += left_out as u32;
+        }
+    }
+    assert!(rebuilt > 100, "{rebuilt} positions of sectors left out");
+}

@@ -13,8 +13,10 @@ pub const MAGIC: [u8; 8] = *b"MOULINTB";
 /// and WDL tables without the rule are written in version 1, as they always
 /// were; a play set's distance tables (`FLAG_WINS`, `FLAG_LOSSES`) and outcome tables
 /// under the no-capture rule (`Encoding::RuleOutcomes`) in version 2, which
-/// a reader of version 1 refuses by its version number.
-pub const VERSION: u16 = 2;
+/// a reader of version 1 refuses by its version number; a play set's
+/// distance table of both sides (both flags) in version 3, which readers
+/// of versions 1 and 2 refuse.
+pub const VERSION: u16 = 3;
 /// Bytes of the fixed header.
 pub const HEADER_LEN: usize = 128;
 /// Bytes of one block index entry: end offset (u64) and CRC32 (u32).
@@ -40,7 +42,8 @@ const FLAG_WDL: u32 = 4;
 /// cursed win), any symbol elsewhere (see `crate::play`). Format version 2.
 const FLAG_WINS: u32 = 8;
 /// Rule flag bit 4: a play set's distance table of lost positions (a loss
-/// or, under the rule, a blessed loss), as bit 3. Format version 2.
+/// or, under the rule, a blessed loss), as bit 3. Format version 2. Bits 3
+/// and 4 together: the distances of both (`PlaySide::Both`), version 3.
 const FLAG_LOSSES: u32 = 16;
 /// Byte 23: the index scheme numbering the slots. 0 is the only one, the
 /// scheme of `index.rs` defined in `docs/format.md`; a reader refuses any
@@ -102,6 +105,10 @@ pub enum PlaySide {
     Wins,
     /// Lost positions (losses and blessed losses); wins are rebuilt.
     Losses,
+    /// Both: in each block the wins' symbols, then the losses'. Nothing is
+    /// rebuilt in the sector, so a play set of both sides may leave out
+    /// sectors and rebuild them by one ply (`crate::play`).
+    Both,
 }
 
 impl PlaySide {
@@ -110,7 +117,15 @@ impl PlaySide {
         match self {
             PlaySide::Wins => "wins",
             PlaySide::Losses => "losses",
+            PlaySide::Both => "both",
         }
+    }
+
+    /// Whether a table of this side stores the distances of `side` (wins
+    /// or losses).
+    #[inline]
+    pub fn holds(self, side: PlaySide) -> bool {
+        self == side || self == PlaySide::Both
     }
 }
 
@@ -272,10 +287,13 @@ impl TableSummary {
         }
     }
 
-    /// The format version of the file: 2 for the kinds it introduced (a
-    /// play set's distance table, an outcome table under the rule), else 1.
+    /// The format version of the file: 3 for a play set's distance table
+    /// of both sides, 2 for the kinds version 2 introduced (a play set's
+    /// distance table of one side, an outcome table under the rule), else 1.
     pub fn version(&self) -> u16 {
-        if self.play.is_some() || (self.wdl && self.rules.no_capture_limit.is_some()) {
+        if self.play == Some(PlaySide::Both) {
+            3
+        } else if self.play.is_some() || (self.wdl && self.rules.no_capture_limit.is_some()) {
             2
         } else {
             1
@@ -314,6 +332,7 @@ impl TableSummary {
         match self.play {
             Some(PlaySide::Wins) => flags |= FLAG_WINS,
             Some(PlaySide::Losses) => flags |= FLAG_LOSSES,
+            Some(PlaySide::Both) => flags |= FLAG_WINS | FLAG_LOSSES,
             None => {}
         }
         h[12..16].copy_from_slice(&flags.to_le_bytes());
@@ -431,7 +450,7 @@ impl TableSummary {
             (false, false) => None,
             (true, false) => Some(PlaySide::Wins),
             (false, true) => Some(PlaySide::Losses),
-            (true, true) => return Err(corrupt("the distances of both wins and losses".into())),
+            (true, true) => Some(PlaySide::Both),
         };
         if wdl && play.is_some() {
             return Err(corrupt(

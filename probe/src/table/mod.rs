@@ -2,14 +2,14 @@
 //! optionally its WDL table (outcomes only, two bits a slot) `<sector>.mtw`;
 //! a play set (`crate::play`) holds `<sector>.mtw` and `<sector>.mtd`.
 //!
-//! # Layout (format versions 1 and 2, all integers little-endian)
+//! # Layout (format versions 1 to 3, all integers little-endian)
 //!
 //! | offset | bytes | field |
 //! |-------:|------:|-------|
 //! | 0      | 8     | magic `MOULINTB` |
-//! | 8      | 2     | format version (2 for a play set's distance table and an outcome table under the rule, else 1) |
+//! | 8      | 2     | format version (3 for a play set's distances of both sides; 2 for one of one side and an outcome table under the rule; else 1) |
 //! | 10     | 2     | header length (128) |
-//! | 12     | 4     | rule flags: bit 0 flying; bit 1 the no-capture rule; bit 2 a WDL table; bits 3 and 4 a play set's distances of wins, of losses; other bits zero |
+//! | 12     | 4     | rule flags: bit 0 flying; bit 1 the no-capture rule; bit 2 a WDL table; bits 3 and 4 a play set's distances of wins, of losses (both: of both); other bits zero |
 //! | 16     | 4     | sector: stones on the board of the mover, of the opponent, in hand of the mover, of the opponent |
 //! | 20     | 1     | bytes per value (1 or 2; 0 for encodings 3 and 4) |
 //! | 21     | 1     | encoding: 0 one byte (`0xFF` hole), 1 two bytes, 2 two bytes in planes, 3 two bits (WDL), 4 three base-5 digits a byte (five outcomes) |

@@ -168,11 +168,24 @@ impl Block {
         if has || !matches!(self.encoding, Encoding::Wdl | Encoding::RuleOutcomes) {
             return;
         }
-        let mut ranks = Vec::with_capacity(self.slots.div_ceil(RANK_STEP));
-        let mut count = 0u32;
+        // Both sides: the wins and the losses before each step, then the
+        // block's wins (where the losses' symbols start).
+        let sides: &[PlaySide] = match side {
+            PlaySide::Both => &[PlaySide::Wins, PlaySide::Losses],
+            _ => std::slice::from_ref(&side),
+        };
+        let steps = self.slots.div_ceil(RANK_STEP);
+        let mut ranks = Vec::with_capacity(steps * sides.len() + 1);
+        let mut count = [0u32; 2];
         for start in (0..self.slots).step_by(RANK_STEP) {
-            ranks.push(count);
-            count += self.count_between(side, start, (start + RANK_STEP).min(self.slots)) as u32;
+            let end = (start + RANK_STEP).min(self.slots);
+            for (k, &s) in sides.iter().enumerate() {
+                ranks.push(count[k]);
+                count[k] += self.count_between(s, start, end) as u32;
+            }
+        }
+        if side == PlaySide::Both {
+            ranks.push(count[0]);
         }
         self.ranks = Some((side, ranks.into_boxed_slice()));
     }
@@ -180,8 +193,10 @@ impl Block {
     /// In an outcome block given `ensure_ranks(side)`: how many of the slots
     /// before slot `i` hold an outcome of `side` (a win or cursed win, a
     /// loss or blessed loss), that is where slot `i`'s symbol sits in the
-    /// dense distance block of the same slots (`Encoding::Dense`). `None`
-    /// in a block without that directory, or past the end.
+    /// dense distance block of the same slots (`Encoding::Dense`). For
+    /// both sides, where slot `i` of a win or loss has its symbol: the
+    /// wins' symbols come first, then the losses'. `None` in a block
+    /// without that directory, or past the end.
     #[inline]
     pub fn rank(&self, side: PlaySide, i: usize) -> Option<usize> {
         let (of, ranks) = self.ranks.as_ref()?;
@@ -189,7 +204,21 @@ impl Block {
             return None;
         }
         let start = i / RANK_STEP * RANK_STEP;
-        Some(ranks[i / RANK_STEP] as usize + self.count_between(side, start, i))
+        if side != PlaySide::Both {
+            return Some(ranks[i / RANK_STEP] as usize + self.count_between(side, start, i));
+        }
+        let at = 2 * (i / RANK_STEP);
+        match crate::play::side_of(self.code(i)?)? {
+            PlaySide::Wins => {
+                Some(ranks[at] as usize + self.count_between(PlaySide::Wins, start, i))
+            }
+            _ => {
+                let wins = *ranks.last()? as usize;
+                let before =
+                    ranks[at + 1] as usize + self.count_between(PlaySide::Losses, start, i);
+                Some(wins + before)
+            }
+        }
     }
 
     /// How many slots in `start..end` of an outcome block hold an outcome
@@ -197,6 +226,7 @@ impl Block {
     /// encodings).
     fn count_between(&self, side: PlaySide, start: usize, end: usize) -> usize {
         debug_assert!(start.is_multiple_of(12) && end <= self.slots);
+        debug_assert!(side != PlaySide::Both, "counted a side at a time");
         let of_side = |code: u16| crate::play::side_of(code) == Some(side);
         match self.encoding {
             Encoding::Wdl => {
@@ -220,7 +250,7 @@ impl Block {
                 let (full, rest) = ((end - start) / 3, (end - start) % 3);
                 let table = match side {
                     PlaySide::Wins => &RULE_WINS_IN_BYTE,
-                    PlaySide::Losses => &RULE_LOSSES_IN_BYTE,
+                    _ => &RULE_LOSSES_IN_BYTE,
                 };
                 let bytes = &self.bytes[start / 3..start / 3 + full];
                 let n: usize = bytes.iter().map(|&b| table[b as usize] as usize).sum();
@@ -241,7 +271,7 @@ fn side_bits(w: u64, side: PlaySide) -> u64 {
     let (low, high) = (w & LOW, (w >> 1) & LOW);
     match side {
         PlaySide::Wins => low & !high,
-        PlaySide::Losses => high & !low,
+        _ => high & !low,
     }
 }
 
@@ -711,7 +741,7 @@ mod tests {
                 block.ensure_ranks(side);
                 let of = |o: u8| match side {
                     PlaySide::Wins => o == 1 || o == 3,
-                    PlaySide::Losses => o == 2 || o == 4,
+                    _ => o == 2 || o == 4,
                 };
                 let mut before = 0;
                 for (i, &o) in outcomes.iter().enumerate() {
@@ -722,10 +752,35 @@ mod tests {
                 assert_eq!(block.rank(side, slots), None);
                 let other = match side {
                     PlaySide::Wins => PlaySide::Losses,
-                    PlaySide::Losses => PlaySide::Wins,
+                    _ => PlaySide::Wins,
                 };
                 assert_eq!(block.rank(other, 1), None, "the directory is of one side");
             }
+            // Both sides: the wins' symbols first, then the losses'.
+            let mut block = Block {
+                encoding,
+                slots,
+                bytes: bytes.clone(),
+                ranks: None,
+            };
+            block.ensure_ranks(PlaySide::Both);
+            let wins = outcomes.iter().filter(|&&o| o == 1 || o == 3).count();
+            let (mut won, mut lost) = (0, 0);
+            for (i, &o) in outcomes.iter().enumerate() {
+                let want = match o {
+                    1 | 3 => Some(won),
+                    2 | 4 => Some(wins + lost),
+                    _ => None,
+                };
+                assert_eq!(block.rank(PlaySide::Both, i), want, "{encoding:?} slot {i}");
+                won += (o == 1 || o == 3) as usize;
+                lost += (o == 2 || o == 4) as usize;
+            }
+            assert_eq!(
+                block.rank(PlaySide::Wins, 0),
+                None,
+                "the directory is of both"
+            );
         }
     }
 
@@ -762,7 +817,7 @@ mod tests {
         assert!(matches!(
             Table::new(v),
             Err(FileError::Version {
-                expected: 2,
+                expected: 3,
                 got: 9
             })
         ));

@@ -597,17 +597,22 @@ fn raw_block(codes: &[u16], s: &TableSummary) -> Vec<u8> {
 /// The slots of a block whose outcome, as its outcome table stores it
 /// (`stored_outcome`: a hole has the one before it), is of `side`, in
 /// order, each with its index in the block and its code: a dense distance
-/// block holds a symbol for each, in this order (`Encoding::Dense`).
+/// block holds a symbol for each, in this order (`Encoding::Dense`). Both
+/// sides: the wins' slots, then the losses'.
 fn side_slots<'a>(
     codes: &'a [u16],
     rules: &'a Rules,
     side: PlaySide,
-) -> impl Iterator<Item = (usize, u16)> + 'a {
+) -> Box<dyn Iterator<Item = (usize, u16)> + 'a> {
+    if side == PlaySide::Both {
+        let wins = side_slots(codes, rules, PlaySide::Wins);
+        return Box::new(wins.chain(side_slots(codes, rules, PlaySide::Losses)));
+    }
     let mut last = 0;
-    codes.iter().enumerate().filter_map(move |(i, &code)| {
+    Box::new(codes.iter().enumerate().filter_map(move |(i, &code)| {
         last = stored_outcome(rules, code, last);
         (side_of(last as u16) == Some(side)).then_some((i, code))
-    })
+    }))
 }
 
 /// The outcome an outcome table stores for a code, `last` the one it

@@ -87,7 +87,7 @@ impl BlockCache {
     ) -> Result<(u16, Option<usize>), FileError> {
         self.with(key, load, |block| {
             let code = block.code(i)?;
-            let rank = if ranked && crate::play::side_of(code) == Some(side) {
+            let rank = if ranked && crate::play::side_of(code).is_some_and(|s| side.holds(s)) {
                 block.ensure_ranks(side);
                 Some(block.rank(side, i)?)
             } else {

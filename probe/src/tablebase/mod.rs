@@ -268,6 +268,13 @@ impl Tablebase {
     /// [`ProbeError::MissingSector`], [`ProbeError::File`] (a slot past
     /// the end of the table, a hole of a distance table, a damaged block).
     pub fn wdl(&self, sector: Sector, slot: u64) -> Result<Wdl, ProbeError> {
+        if self.is_left_out(sector) {
+            // A play set's sector rebuilt by one ply: its distance code.
+            let value = crate::play::decode(&self.rules(), self.class_code(sector, slot)?);
+            return value
+                .map(|v| v.outcome().into())
+                .ok_or_else(|| self.hole(sector, slot));
+        }
         let code = self.stored_code(sector, slot)?;
         let value = if self.wdl && self.rules().no_capture_limit.is_some() {
             Wdl::from_rule_code(code)
@@ -405,7 +412,7 @@ impl Tablebase {
     /// the end of the table or a damaged block.
     pub fn code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
         if self.play.is_some() {
-            let slots = self.summary(sector)?.slots;
+            let slots = self.slots(sector)?;
             if slot < slots && !Indexer::get().is_canonical(sector, slot) {
                 return Ok(crate::value::HOLE);
             }
@@ -416,6 +423,7 @@ impl Tablebase {
     /// `code` of a slot known to hold a class (a probe's own slot).
     pub(crate) fn class_code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
         match &self.play {
+            Some(play) if self.is_left_out(sector) => self.left_out_code(play, sector, slot),
             Some(play) => {
                 let side = play.summary(sector)?.play.ok_or_else(|| ProbeError::File {
                     path: play.path(sector).map(Path::to_path_buf).unwrap_or_default(),
@@ -424,6 +432,27 @@ impl Tablebase {
                 self.play_code(play, side, sector, slot)
             }
             None => self.stored_code(sector, slot),
+        }
+    }
+
+    /// Whether `sector` is a sector a play set leaves out: one without
+    /// files, rebuilt by one ply when the sectors its turns lead into
+    /// store both sides (`crate::play`). Its probes fail with
+    /// [`ProbeError::MissingSector`] when they do not.
+    pub fn is_left_out(&self, sector: Sector) -> bool {
+        self.play.is_some()
+            && sector.is_valid()
+            && matches!(self.summary(sector), Err(ProbeError::MissingSector(_)))
+    }
+
+    /// The slots of a sector: its table's, or for a sector a play set
+    /// leaves out, the index's.
+    pub fn slots(&self, sector: Sector) -> Result<u64, ProbeError> {
+        match self.summary(sector) {
+            Err(ProbeError::MissingSector(_)) if self.is_left_out(sector) => {
+                Ok(Indexer::get().slots(sector))
+            }
+            summary => Ok(summary?.slots),
         }
     }
 
@@ -495,7 +524,7 @@ impl Tablebase {
     /// unreadable file.
     pub fn sector_values(&self, sector: Sector) -> Result<Vec<u16>, ProbeError> {
         if self.play.is_some() {
-            let mut out = vec![0; self.summary(sector)?.slots as usize];
+            let mut out = vec![0; self.slots(sector)? as usize];
             self.sector_values_into(sector, &mut out)?;
             return Ok(out);
         }
@@ -516,9 +545,9 @@ impl Tablebase {
     pub fn sector_values_into(&self, sector: Sector, out: &mut [u16]) -> Result<(), ProbeError> {
         if self.play.is_some() {
             // Rebuilt slot by slot, as probes read them.
-            if out.len() as u64 != self.summary(sector)?.slots {
+            if out.len() as u64 != self.slots(sector)? {
                 return Err(ProbeError::File {
-                    path: self.path(sector)?.to_path_buf(),
+                    path: self.dir().join(sector.name()),
                     source: FileError::Corrupt("a buffer of another length".into()),
                 });
             }
@@ -536,6 +565,10 @@ impl Tablebase {
     /// [`ProbeError::MissingSector`]; [`ProbeError::File`] with
     /// [`FileError::ChecksumMismatch`] for a damaged file.
     pub fn check_checksum(&self, sector: Sector) -> Result<(), ProbeError> {
+        if self.is_left_out(sector) {
+            // A sector a play set leaves out has no file.
+            return Ok(());
+        }
         if let Some(play) = &self.play {
             play.check_checksum(sector)?;
         }

@@ -95,7 +95,8 @@ impl Tablebase {
             return Err(ProbeError::File {
                 path: distances.name.clone(),
                 source: FileError::Corrupt(
-                    "distance tables of wins and of losses in one play set".into(),
+                    "distance tables of different sides (wins, losses, both) in one play set"
+                        .into(),
                 ),
             });
         }

@@ -79,20 +79,20 @@ fn magic_and_version_are_named() {
     other[0] = b'X';
     assert!(matches!(Table::new(other), Err(FileError::BadMagic)));
     let mut future = bytes.clone();
-    future[8] = 3;
+    future[8] = 4;
     let err = Table::new(future).err().unwrap();
     assert!(
         matches!(
             err,
             FileError::Version {
-                expected: 2,
-                got: 3
+                expected: 3,
+                got: 4
             }
         ),
         "{err}"
     );
     assert!(err.to_string().contains("unsupported"), "{err}");
-    assert!(err.to_string().contains("version 3"), "{err}");
+    assert!(err.to_string().contains("version 4"), "{err}");
     // A distance table stays version 1; one that says 2 is refused (the
     // header's CRC recomputed: not damage, a header that lies).
     assert_eq!(bytes[8], 1);
@@ -126,6 +126,22 @@ fn magic_and_version_are_named() {
     one[124..128].copy_from_slice(&crc.to_le_bytes());
     let err = Table::new(one).err().unwrap();
     assert!(err.to_string().contains("says version 1"), "{err}");
+    // One of both sides is version 3 (a reader of version 2 refuses it by
+    // its number, as this one refuses 4 above): one that says 2 is refused.
+    let both = Contents::Play(PlaySide::Both);
+    let values = values(s, 300, 11);
+    write_contents(dir.path(), both, s, rules, &values, &options, true).unwrap();
+    let mut three = std::fs::read(dir.path().join("2v2h7v7.mtd")).unwrap();
+    assert_eq!(three[8], 3);
+    assert_eq!(
+        u32::from_le_bytes(three[12..16].try_into().unwrap()) & 24,
+        24
+    );
+    three[8] = 2;
+    let crc = crc32fast::hash(&three[..124]);
+    three[124..128].copy_from_slice(&crc.to_le_bytes());
+    let err = Table::new(three).err().unwrap();
+    assert!(err.to_string().contains("says version 2"), "{err}");
     // A rule flag this reader does not know, under a valid header CRC: a
     // newer writer's option, reported as unsupported, not as damage.
     let mut newer = bytes.clone();

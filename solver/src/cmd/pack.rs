@@ -40,10 +40,18 @@ pub struct Args {
     #[arg(long = "sector", value_name = "SECTOR")]
     pub sectors: Vec<String>,
     /// Which side's distances to store: `losses` (the default: fewer
-    /// positions, smaller tables) or `wins`; the other side's are rebuilt
-    /// by one ply.
+    /// positions, smaller tables) or `wins`, the other side's rebuilt by
+    /// one ply; or `both`, nothing rebuilt in a sector (a larger set whose
+    /// probes read two tables), which `--leave-out` needs.
     #[arg(long, default_value = "losses", value_parser = parse_side)]
     pub side: PlaySide,
+    /// Sectors to leave out, each position of them rebuilt by one ply over
+    /// the sectors its turns lead into (with `--side both`):
+    /// `black-placement`, the placement sectors with Black to move whose
+    /// turns all lead into sectors packed here (under the 50-turn rule
+    /// about 2.7 GB for the whole game instead of 3.2).
+    #[arg(long, value_name = "SECTORS", value_parser = ["black-placement"])]
+    pub leave_out: Option<String>,
     /// Decompressed KiB of an outcome table's block (1..=256), and so of
     /// the distance table's. A probe of the side not stored reads an
     /// outcome per move, so a cold probe decodes one block per move: small
@@ -76,7 +84,10 @@ fn parse_side(text: &str) -> Result<PlaySide, String> {
     match text {
         "wins" => Ok(PlaySide::Wins),
         "losses" => Ok(PlaySide::Losses),
-        _ => Err(format!("`{text}` is not a side: `wins` or `losses`")),
+        "both" => Ok(PlaySide::Both),
+        _ => Err(format!(
+            "`{text}` is not a side: `wins`, `losses` or `both`"
+        )),
     }
 }
 
@@ -99,13 +110,15 @@ pub fn run(args: &Args) -> super::Outcome {
         ))
         .into());
     }
-    let sectors = super::chosen_sectors(&tb, &args.sectors)?;
+    let mut sectors = super::chosen_sectors(&tb, &args.sectors)?;
     match (args.check, args.sample) {
         (true, Some(n)) => return check_sample(&tb, &sectors, n, args),
         (true, None) => return check(&tb, &sectors, args),
         _ => {}
     }
     let _lock = lock_directory(&args.out)?;
+    let left_out = left_out(&sectors, args)?;
+    sectors.retain(|s| !left_out.contains(s));
     let ix = Indexer::get();
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
     let bar = super::sector_bar(total, args.quiet);
@@ -152,15 +165,62 @@ pub fn run(args: &Args) -> super::Outcome {
     })?;
     bar.finish_and_clear();
     packed += new_bytes.into_inner();
+    // The tables of the sectors left out count in the whole.
+    for &sector in &left_out {
+        full += tb.summary(sector)?.bytes;
+    }
+    let out_of = match left_out.len() {
+        0 => String::new(),
+        n => format!(", {n} left out"),
+    };
     println!(
-        "{} sectors packed, {kept} already there; {full} bytes of tables -> {packed} bytes \
-         of play set ({:.1}%) in {}; {:.1} s",
+        "{} sectors packed, {kept} already there{out_of}; {full} bytes of tables -> {packed} \
+         bytes of play set ({:.1}%) in {}; {:.1} s",
         todo.len(),
         100.0 * packed as f64 / full.max(1) as f64,
         args.out.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(true)
+}
+
+/// The sectors `--leave-out` names among `sectors`: the placement sectors
+/// with Black to move (one stone more in hand than White) whose turns all
+/// lead into sectors packed with them. An error if `--side` is not `both`,
+/// or if the play set already holds a file of such a sector.
+fn left_out(sectors: &[Sector], args: &Args) -> anyhow::Result<Vec<Sector>> {
+    if args.leave_out.is_none() {
+        return Ok(Vec::new());
+    }
+    if args.side != PlaySide::Both {
+        return Err(InputError(
+            "--leave-out needs --side both: a sector left out is rebuilt from the \
+             distances of both sides of the sectors its turns lead into"
+                .into(),
+        )
+        .into());
+    }
+    let black = |s: &Sector| s.stm_hand > 0 && s.stm_hand == s.opp_hand + 1;
+    let kept = |s: &Sector| sectors.contains(s) && !black(s);
+    let out: Vec<Sector> = sectors
+        .iter()
+        .copied()
+        .filter(|s| black(s) && s.successors().iter().all(kept))
+        .collect();
+    for s in &out {
+        for kind in [TableKind::Outcomes, TableKind::PlayDistances] {
+            let path = args.out.join(format!("{}.{}", s.name(), kind.extension()));
+            if path.exists() {
+                return Err(InputError(format!(
+                    "{} is a sector that --leave-out leaves out: remove its files from the \
+                     play set, or pack into another directory",
+                    path.display()
+                ))
+                .into());
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Packs one sector: its outcome table and its distance table, each read
@@ -346,6 +406,9 @@ fn packed_already(dir: &Path, summary: &TableSummary, args: &Args) -> Option<u64
         (None, _) => true,
         (Some(_), PlaySide::Losses) => summary.max_loss.is_none_or(|d| d < 255),
         (Some(_), PlaySide::Wins) => summary.max_win.is_none_or(|d| d < 256),
+        (Some(_), PlaySide::Both) => {
+            summary.max_loss.is_none_or(|d| d < 255) && summary.max_win.is_none_or(|d| d < 256)
+        }
     };
     let mut bytes = 0;
     for kind in [TableKind::Outcomes, TableKind::PlayDistances] {

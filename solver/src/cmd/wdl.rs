@@ -92,7 +92,10 @@ pub fn run(args: &Args) -> super::Outcome {
         let new = write_wdl_table_with(&args.dir, sector, summary.rules, &values, &options)
             .with_context(|| format!("writing {}", path.display()))?;
         // Read back: every slot of the new file against the table.
-        let own = Loaded { summary, values };
+        let own = Loaded {
+            summary: Some(summary),
+            values,
+        };
         match check_wdl(&path, &own) {
             Ok(true) => {}
             Ok(false) => anyhow::bail!("{} vanished after it was written", path.display()),

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 /// A table read whole: its header and its codes.
 pub struct Loaded {
-    pub summary: TableSummary,
+    /// `None` for a sector a play set leaves out (no file, no header).
+    pub summary: Option<TableSummary>,
     pub values: Vec<u16>,
 }
 
@@ -62,13 +63,14 @@ pub fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
     }
     let values = table.decode_all().map_err(|e| fail(&e))?;
     Ok(Loaded {
-        summary: *table.summary(),
+        summary: Some(*table.summary()),
         values,
     })
 }
 
 /// A sector of a play set, as `load` reads a table: both files' checksums,
-/// then every code rebuilt.
+/// then every code rebuilt (every one for a sector the play set leaves
+/// out).
 pub fn load_play(
     play: &Tablebase,
     sector: Sector,
@@ -76,7 +78,10 @@ pub fn load_play(
 ) -> Result<Loaded, String> {
     let fail = |e: ProbeError| chain(&e);
     play.check_checksum(sector).map_err(fail)?;
-    let summary = *play.summary(sector).map_err(fail)?;
+    let summary = match play.is_left_out(sector) {
+        true => None,
+        false => Some(*play.summary(sector).map_err(fail)?),
+    };
     let values = super::rebuild::sector(play, sector, pool).map_err(fail)?;
     Ok(Loaded { summary, values })
 }
@@ -94,7 +99,13 @@ pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
     };
     let table = Table::new(bytes).map_err(|e| fail(&e))?;
     check_file_name(path, table.sector()).map_err(|e| fail(&e))?;
-    let (w, d) = (table.summary(), &own.summary);
+    let Some(d) = &own.summary else {
+        return Err(format!(
+            "{}: no table header to compare with",
+            path.display()
+        ));
+    };
+    let w = table.summary();
     if !w.wdl {
         return Err(format!("{}: not a WDL table", path.display()));
     }
@@ -124,7 +135,7 @@ pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
             own.values.len()
         ));
     }
-    let rules = &own.summary.rules;
+    let rules = &d.rules;
     let wrong = own
         .values
         .iter()

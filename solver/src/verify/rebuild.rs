@@ -15,6 +15,7 @@
 use super::sweep::{Scratch, Sweep};
 use crate::solve::memory::huge_vec;
 use moulin_probe::play::{decode, encode, side_of};
+use moulin_probe::table::PlaySide;
 use moulin_probe::value::HOLE;
 use moulin_probe::{ProbeError, RuleOutcome, Sector, Tablebase};
 use rayon::prelude::*;
@@ -57,12 +58,32 @@ pub fn sector(
 
 fn rebuild(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeError> {
     let rules = play.rules();
-    let side = play
-        .play_distances()
-        .and_then(|d| d.summary(sector).ok())
-        .and_then(|s| s.play)
-        .ok_or_else(|| corrupt(play, sector, "not a play set's sector".into()))?;
-    let own = stored_codes(play, sector)?;
+    // A sector left out: every class rebuilt, over placeholder codes.
+    let left_out = play.is_left_out(sector);
+    let side = match left_out {
+        true => PlaySide::Both,
+        false => play
+            .play_distances()
+            .and_then(|d| d.summary(sector).ok())
+            .and_then(|s| s.play)
+            .ok_or_else(|| corrupt(play, sector, "not a play set's sector".into()))?,
+    };
+    if side == PlaySide::Both && !left_out {
+        // Both sides stored: nothing to rebuild but the holes.
+        let mut codes = stored_codes(play, sector)?;
+        let ix = moulin_probe::index::Indexer::get();
+        codes.par_iter_mut().enumerate().for_each(|(slot, c)| {
+            if !ix.is_canonical(sector, slot as u64) {
+                *c = HOLE;
+            }
+        });
+        return Ok(codes);
+    }
+    let draw = encode(&rules, RuleOutcome::Draw).unwrap_or(HOLE);
+    let own = match left_out {
+        true => huge_vec(play.slots(sector)? as usize, |_| draw),
+        false => stored_codes(play, sector)?,
+    };
     // The sectors its turns lead into, those the play set has (a missing
     // one leaves its successors unreadable, an error below).
     let mut read = Vec::new();
@@ -71,15 +92,20 @@ fn rebuild(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeError> {
             read.push((next, stored_codes(play, next)?));
         }
     }
-    let mut tables = vec![(sector, own.as_slice())];
+    let mut tables = Vec::new();
+    if !left_out {
+        tables.push((sector, own.as_slice()));
+    }
     tables.extend(read.iter().map(|(s, c)| (*s, c.as_slice())));
     let sweep = Sweep::new(rules, sector, &tables);
 
-    // The other side's positions are the ones rebuilt.
+    // The other side's positions are the ones rebuilt (all of a sector
+    // left out).
     let other = |code: u16| {
-        decode(&rules, code)
-            .and_then(|v| side_of(v.outcome_code()))
-            .is_some_and(|s| s != side)
+        left_out
+            || decode(&rules, code)
+                .and_then(|v| side_of(v.outcome_code()))
+                .is_some_and(|s| !side.holds(s))
     };
     let out: Vec<AtomicU16> = huge_vec(own.len(), |_| AtomicU16::new(HOLE));
     let first_error: Mutex<Option<(u64, String)>> = Mutex::new(None);
@@ -88,9 +114,10 @@ fn rebuild(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeError> {
         .for_each_init(Scratch::default, |scratch, orbit| {
             sweep.visit_where(orbit, &own, other, scratch, |slot, _, code, best| {
                 let Some(code) = code else { return };
-                let rebuilt = match other(code) {
-                    false => Ok(code),
-                    true => value_of(&rules, code, best),
+                let rebuilt = match (left_out, other(code)) {
+                    (true, _) => best_of(&rules, best),
+                    (false, false) => Ok(code),
+                    (false, true) => value_of(&rules, code, best),
                 };
                 match rebuilt {
                     Ok(c) => out[slot as usize].store(c, Relaxed),
@@ -113,15 +140,25 @@ fn rebuild(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeError> {
 /// which must have the outcome stored for it (`code`'s).
 fn value_of(rules: &moulin_probe::Rules, code: u16, best: Option<i32>) -> Result<u16, String> {
     let outcome = decode(rules, code).map_or(u16::MAX, RuleOutcome::outcome_code);
-    let Some(value) = best.and_then(RuleOutcome::from_rank) else {
-        return Err("has a move into a sector the play set cannot answer".into());
-    };
+    let value = best_value(best)?;
     if value.outcome_code() != outcome {
         return Err(format!(
             "has the outcome code {outcome}, but its best move gives {value:?}"
         ));
     }
     encode(rules, value).ok_or_else(|| format!("rebuilds to {value:?}"))
+}
+
+/// The code of a position of a sector left out: its best move's value.
+fn best_of(rules: &moulin_probe::Rules, best: Option<i32>) -> Result<u16, String> {
+    let value = best_value(best)?;
+    encode(rules, value).ok_or_else(|| format!("rebuilds to {value:?}"))
+}
+
+/// The value of a best move's rank.
+fn best_value(best: Option<i32>) -> Result<RuleOutcome, String> {
+    best.and_then(RuleOutcome::from_rank)
+        .ok_or_else(|| "has a move into a sector the play set cannot answer".into())
 }
 
 /// The error of a play set that contradicts itself, naming the sector's
