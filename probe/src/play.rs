@@ -75,10 +75,11 @@ pub fn outcome_code(rules: &Rules, code: u16) -> Option<u16> {
 
 /// What a play set's distance table of `side` stores for a distance code:
 /// a symbol for a position of that side (of either side for `Both`),
-/// `None` for any other (a draw, the other side, a hole). Without the rule a win takes an odd number of
-/// turns `d` and a loss an even one, and the symbol is `d / 2`; under the
-/// rule a win or cursed win with a DTC of `d` (at least 1) has the symbol
-/// `d - 1`, a loss or blessed loss the symbol `d`.
+/// `None` for any other (a draw, the other side, a hole). Without the rule
+/// a win takes an odd number of turns `d` and a loss an even one, and the
+/// symbol is `d / 2`; under the rule a win or cursed win with a DTC of `d`
+/// (at least 1) has the symbol `d - 1`, a loss or blessed loss the symbol
+/// `d`.
 #[inline]
 pub fn symbol(rules: &Rules, side: PlaySide, code: u16) -> Option<u16> {
     let rule = rules.no_capture_limit.is_some();
