@@ -1,6 +1,7 @@
 //! `moulin pack`: write a play set (`moulin_probe::play`) from a directory
 //! of distance tables: per sector an outcome table (`.mtw`) and the
-//! distances of one side (`.mtd`), each read back against its source before it
+//! distances of one side or of both (`.mtd`; with both, `--leave-out` may
+//! leave sectors without files), each read back against its source before it
 //! replaces anything. A sector whose two files are already there and match
 //! its table is skipped, so an interrupted run resumes. Each sector written
 //! appends a line to `pack-record.jsonl` in the play set: its bytes beside
