@@ -436,6 +436,11 @@ mod tests {
                         None => assert_ne!(side_of(outcome), Some(side), "{value:?}"),
                     }
                 }
+                // Both sides: the symbol of whichever side the value is.
+                let both = symbol(&rules, PlaySide::Both, code);
+                let own = side_of(outcome).and_then(|s| symbol(&rules, s, code));
+                assert_eq!(both, own, "{value:?}");
+                assert_eq!(both.is_some(), outcome != 0, "{value:?}");
             }
             // Every kind of value occurs (cursed and blessed under the rule).
             let kinds = if rules.no_capture_limit.is_some() {
