@@ -60,6 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             block_bytes,
             encoding,
             threads: 1,
+            ..WriteOptions::default()
         };
         let bytes = encode_table(sector, Rules::default(), &codes(sector, below), &options)?;
         put(&table_dir, &format!("synthetic-{name}"), &bytes)?;
@@ -216,6 +217,7 @@ fn huge_sector(valid: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
         blocks,
         level: 19,
         bytes: 0,
+        scheme: 0,
     };
     let data_start = s.data_start() as usize;
     let mut out = vec![0u8; data_start];

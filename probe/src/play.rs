@@ -225,7 +225,11 @@ impl Tablebase {
         let table = play.summary(sector)?;
         let symbol = match table.encoding {
             Encoding::Dense => {
-                let blocks = self.summary(sector)?.block_slots;
+                let own = self.summary(sector)?;
+                if table.scheme != own.scheme {
+                    return Err(self.damaged(sector, numbering(table.scheme, own.scheme)));
+                }
+                let blocks = own.block_slots;
                 if table.block_slots != blocks {
                     let theirs = table.block_slots;
                     return Err(self.damaged(
@@ -301,8 +305,9 @@ impl Tablebase {
     }
 
     /// The codes a play set holds for the slots of block `block` of a
-    /// sector's outcome table, written to the start of `out`; returns how
-    /// many (the block's slots). A position of the stored side gets its
+    /// sector's outcome table, written to the start of `out`, in the
+    /// file's numbering (its index scheme); returns how many (the block's
+    /// slots). A position of the stored side gets its
     /// full code, a draw the draw's; a position of the other side the code
     /// of its outcome at the shortest distance that outcome can have
     /// (`placeholder`), which a one-ply rebuild may compare but never takes
@@ -330,7 +335,11 @@ impl Tablebase {
             .play
             .ok_or_else(|| self.damaged(sector, "not a play set's distance table".into()))?;
         let dense = table.encoding == Encoding::Dense;
-        let block_slots = self.summary(sector)?.block_slots;
+        let own = self.summary(sector)?;
+        if table.scheme != own.scheme {
+            return Err(self.damaged(sector, numbering(table.scheme, own.scheme)));
+        }
+        let block_slots = own.block_slots;
         if dense && table.block_slots != block_slots {
             return Err(self.damaged(sector, "distance and outcome blocks differ".into()));
         }
@@ -361,7 +370,7 @@ impl Tablebase {
                     let k = usize::from(side == PlaySide::Both && s == PlaySide::Losses);
                     let symbol = match &symbols {
                         Some(d) => d.code(next[k]),
-                        None => play.stored_code(sector, first + i as u64).ok(),
+                        None => play.file_code(sector, first + i as u64).ok(),
                     };
                     next[k] += 1;
                     symbol
@@ -399,6 +408,11 @@ impl Tablebase {
             source: FileError::Corrupt(format!("play set: {what}")),
         }
     }
+}
+
+/// The error of a distance table numbered otherwise than its outcome table.
+fn numbering(distances: u8, outcomes: u8) -> String {
+    format!("distances in index scheme {distances}, outcomes in index scheme {outcomes}")
 }
 
 #[cfg(test)]

@@ -68,6 +68,7 @@ fn forged() -> Vec<u8> {
         blocks,
         level: 19,
         bytes: data_start + 8,
+        scheme: 0,
     };
     let mut file = summary.to_bytes().to_vec();
     for block in 0..blocks {

@@ -15,7 +15,7 @@
 
 use moulin::solve::{solve_moving, SolveOptions};
 use moulin_probe::error::chain;
-use moulin_probe::index::Indexer;
+use moulin_probe::index::{Indexer, MOVER_MAJOR};
 use moulin_probe::table::{write_contents, Contents, PlaySide, WriteOptions};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Outcome, Position, ProbeError, Rules, Tablebase};
@@ -205,6 +205,7 @@ fn a_sample_of_positions_finds_distances_that_differ() {
     assert!(changed > 1000, "{changed}");
     let lie = moulin_tests::copy_of(play);
     let what = Contents::Play(PlaySide::Losses);
+    // Numbered as the tables, beside outcomes numbered as a play set: refused.
     let options = WriteOptions::default();
     write_contents(
         lie.path(),
@@ -212,6 +213,31 @@ fn a_sample_of_positions_finds_distances_that_differ() {
         sector,
         Rules::default(),
         &values,
+        &options,
+        true,
+    )
+    .unwrap();
+    let out = pack(full, lie.path(), &["--check", "--sector", "3v3"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("distances in index scheme 0, outcomes in index scheme 1"),
+        "{}",
+        text(&out)
+    );
+    // Numbered as the play set.
+    let ix = Indexer::get();
+    let mut numbered = vec![HOLE; ix.slots(sector.mirrored()) as usize];
+    ix.renumber(sector.mirrored(), 0, &mut numbered, &values, HOLE);
+    let options = WriteOptions {
+        scheme: MOVER_MAJOR,
+        ..WriteOptions::default()
+    };
+    write_contents(
+        lie.path(),
+        what,
+        sector,
+        Rules::default(),
+        &numbered,
         &options,
         true,
     )
@@ -271,6 +297,46 @@ fn a_play_set_under_the_rule_answers_at_every_counter() {
         let out = verify(play);
         assert!(out.status.success(), "{}", text(&out));
     }
+}
+
+/// A play set numbered as the tables (`--numbering opponent-major`, what
+/// readers of index scheme 0 read) answers as the tables too; the default
+/// set is numbered mover-major, and a rerun with the other numbering packs
+/// every sector again.
+#[test]
+#[ignore = "another pack and check of the game, about twenty seconds; CI runs it"]
+fn a_play_set_numbered_as_the_tables_answers_alike() {
+    let (full, default) = shared();
+    let (_, play) = packed_with(Rules::default(), &["-q", "--numbering", "opponent-major"]);
+    let scheme = |dir: &Path| {
+        let mut seen = std::collections::BTreeSet::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("mtw" | "mtd")
+            ) {
+                seen.insert(std::fs::read(&path).unwrap()[23]);
+            }
+        }
+        seen.into_iter().collect::<Vec<u8>>()
+    };
+    assert_eq!(scheme(play.path()), [0]);
+    assert_eq!(scheme(default), [MOVER_MAJOR]);
+    answers_as_the_tables(full, play.path(), Rules::default());
+    let verified = verify(play.path());
+    assert!(verified.status.success(), "{}", text(&verified));
+    let again = pack(full, play.path(), &["-q"]);
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(
+        text(&again).contains("15 sectors packed, 0 already there"),
+        "{}",
+        text(&again)
+    );
+    assert_eq!(scheme(play.path()), [MOVER_MAJOR]);
+    let bad = pack(full, play.path(), &["--numbering", "sideways"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    assert!(text(&bad).contains("not a numbering"), "{}", text(&bad));
 }
 
 /// Both sides' distances, the placement sectors with Black to move left

@@ -182,6 +182,16 @@ const SYM_BITS: u32 = 4;
 const STAB_FLAG: u32 = 1 << SYM_BITS;
 const ORBIT_SHIFT: u32 = SYM_BITS + 1;
 
+/// Index scheme 0: slots numbered by the opponent's stones first
+/// ([`Indexer::index`], the module's layout). Every table of the solver.
+pub const OPPONENT_MAJOR: u8 = 0;
+/// Index scheme 1: slots numbered by the mover's stones first, the roles of
+/// [`OPPONENT_MAJOR`] swapped ([`Indexer::index_in`]). A play set's tables
+/// use it: every quiet turn of a position leads into positions whose mover
+/// holds the same stones (the opponent's before the turn), so a probe that
+/// reads every move's value reads one orbit's slots, a block or two.
+pub const MOVER_MAJOR: u8 = 1;
+
 /// The tables behind `index` and `unindex`, built once per process (about
 /// 12 MB, a fraction of a second).
 pub struct Indexer {
@@ -483,6 +493,69 @@ impl Indexer {
     pub fn canonical(&self, node: &Node) -> Node {
         self.unindex(Sector::of(node), self.index(node))
             .expect("a valid position's slot decodes")
+    }
+
+    /// Number of slots of a sector's table numbered by `scheme`
+    /// ([`OPPONENT_MAJOR`] or [`MOVER_MAJOR`]); 0 for another scheme.
+    pub fn slots_in(&self, sector: Sector, scheme: u8) -> u64 {
+        match scheme {
+            OPPONENT_MAJOR => self.slots(sector),
+            MOVER_MAJOR => self.slots(sector.mirrored()),
+            _ => 0,
+        }
+    }
+
+    /// The slot of a position in a table numbered by `scheme`: [`index`]
+    /// for [`OPPONENT_MAJOR`]; for [`MOVER_MAJOR`], the frame of the
+    /// mover's stones ranks the opponent's (`index` of the position with
+    /// the roles swapped, in the mirrored sector).
+    ///
+    /// [`index`]: Indexer::index
+    #[inline]
+    pub fn index_in(&self, node: &Node, scheme: u8) -> u64 {
+        match scheme {
+            MOVER_MAJOR => self.frame(node.us).slot(node.them),
+            _ => self.index(node),
+        }
+    }
+
+    /// A table of `sector` renumbered between the two schemes, for the
+    /// slots `first..first + out.len()` of `sector` (opponent-major):
+    /// `out[i]` gets `from[index_in(position, MOVER_MAJOR)]` for the
+    /// position at slot `first + i`, and `hole` where that slot is a hole.
+    /// With `sector.mirrored()` and a table of `sector` opponent-major in
+    /// `from`, it writes the mover-major table instead: the mover-major
+    /// numbering of a sector is the opponent-major numbering of its mirror,
+    /// the roles swapped. Slots past the sector get `hole`; an index into
+    /// `from` past its end too.
+    pub fn renumber<T: Copy>(
+        &self,
+        sector: Sector,
+        first: u64,
+        out: &mut [T],
+        from: &[T],
+        hole: T,
+    ) {
+        let end = first.saturating_add(out.len() as u64);
+        out.fill(hole);
+        let mut frame: Option<(Bitboard, Frame)> = None;
+        for (slot, node) in self.positions(sector, first..end) {
+            let own = match frame {
+                Some((them, f)) if them == node.them => f,
+                _ => {
+                    let f = self.frame(node.them);
+                    frame = Some((node.them, f));
+                    f
+                }
+            };
+            if !own.is_plain() && own.slot(node.us) != slot {
+                continue; // a hole
+            }
+            let other = self.frame(node.us).slot(node.them);
+            if let Some(&v) = from.get(other as usize) {
+                out[(slot - first) as usize] = v;
+            }
+        }
     }
 
     /// Number of positions in the class stored at a canonical slot (16

@@ -205,3 +205,78 @@ fn positions_iterate_like_unindex() {
         }
     }
 }
+
+/// The mover-major numbering gives every class of a sector one slot, the
+/// same for each of its positions, below `slots_in`, and a slot that is not
+/// a hole of the mirrored sector's numbering; no two classes share one.
+/// Renumbering a table there and back gives it again, holes aside.
+#[test]
+fn mover_major_numbers_each_class_once_and_renumbers_both_ways() {
+    let ix = Indexer::get();
+    let sym = Symmetries::get();
+    for sector in [
+        Sector::moving(3, 3),
+        Sector::moving(2, 4),
+        Sector::moving(4, 2),
+        Sector::moving(5, 3),
+        Sector {
+            stm_board: 1,
+            opp_board: 2,
+            stm_hand: 3,
+            opp_hand: 2,
+        },
+    ] {
+        let mirrored = sector.mirrored();
+        let slots = ix.slots_in(sector, MOVER_MAJOR) as usize;
+        assert_eq!(slots as u64, ix.slots(mirrored));
+        let mut owner = vec![u64::MAX; slots];
+        let mut classes = 0;
+        for slot in 0..ix.slots(sector) {
+            let node = ix.unindex(sector, slot).unwrap();
+            let mm = ix.index_in(&node, MOVER_MAJOR);
+            assert!(mm < slots as u64, "{sector} slot {slot}");
+            for g in Symmetries::all() {
+                let image = Node {
+                    us: sym.map(g, node.us),
+                    them: sym.map(g, node.them),
+                    ..node
+                };
+                assert_eq!(ix.index_in(&image, MOVER_MAJOR), mm, "{sector} slot {slot}");
+            }
+            if ix.index(&node) != slot {
+                continue; // a hole of the opponent-major numbering
+            }
+            classes += 1;
+            assert_eq!(
+                owner[mm as usize],
+                u64::MAX,
+                "{sector}: two classes at {mm}"
+            );
+            owner[mm as usize] = slot;
+            assert!(ix.is_canonical(mirrored, mm), "{sector} slot {slot}");
+        }
+        assert_eq!(classes, count_classes(sector), "{sector}");
+        let holes = owner.iter().filter(|&&o| o == u64::MAX).count() as u64;
+        assert_eq!(slots as u64 - holes, count_classes(mirrored), "{sector}");
+
+        // There and back, in runs of odd lengths.
+        let table: Vec<u64> = (0..ix.slots(sector)).collect();
+        let mut there = vec![0; slots];
+        for (i, run) in there.chunks_mut(37).enumerate() {
+            ix.renumber(mirrored, 37 * i as u64, run, &table, u64::MAX);
+        }
+        assert_eq!(there, owner, "{sector}");
+        let mut back = vec![0; table.len()];
+        for (i, run) in back.chunks_mut(101).enumerate() {
+            ix.renumber(sector, 101 * i as u64, run, &there, u64::MAX);
+        }
+        for (slot, &v) in back.iter().enumerate() {
+            let canonical = ix.is_canonical(sector, slot as u64);
+            assert_eq!(
+                v,
+                if canonical { slot as u64 } else { u64::MAX },
+                "{sector}"
+            );
+        }
+    }
+}

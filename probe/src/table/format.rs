@@ -3,7 +3,7 @@
 //! as a table.
 
 use crate::error::FileError;
-use crate::index::{count_positions, Indexer};
+use crate::index::{count_positions, Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
 use crate::rules::{Rules, MAX_NO_CAPTURE_LIMIT};
 use crate::sector::Sector;
 
@@ -45,10 +45,11 @@ const FLAG_WINS: u32 = 8;
 /// or, under the rule, a blessed loss), as bit 3. Format version 2. Bits 3
 /// and 4 together: the distances of both (`PlaySide::Both`), version 3.
 const FLAG_LOSSES: u32 = 16;
-/// Byte 23: the index scheme numbering the slots. 0 is the only one, the
-/// scheme of `index.rs` defined in `docs/format.md`; a reader refuses any
-/// other as an unsupported feature.
-pub const INDEX_SCHEME: u8 = 0;
+/// Byte 23: the index scheme numbering the slots: 0, opponent-major
+/// (`index::OPPONENT_MAJOR`, every table of the solver), or 1, mover-major
+/// (`index::MOVER_MAJOR`, a play set's tables), both defined in
+/// `docs/format.md`; a reader refuses any other as an unsupported feature.
+pub const INDEX_SCHEME: u8 = crate::index::OPPONENT_MAJOR;
 /// "No win / no loss" in the longest-distance fields.
 const NONE_DISTANCE: u16 = u16::MAX;
 
@@ -275,6 +276,9 @@ pub struct TableSummary {
     pub level: i32,
     /// Length of the file in bytes.
     pub bytes: u64,
+    /// The index scheme numbering its slots (`index::OPPONENT_MAJOR` or
+    /// `index::MOVER_MAJOR`).
+    pub scheme: u8,
 }
 
 impl TableSummary {
@@ -340,7 +344,7 @@ impl TableSummary {
         h[16..20].copy_from_slice(&[s.stm_board, s.opp_board, s.stm_hand, s.opp_hand]);
         h[20] = self.encoding.width();
         h[21] = self.encoding.to_byte();
-        h[23] = INDEX_SCHEME;
+        h[23] = self.scheme;
         h[24..28].copy_from_slice(&self.block_slots.to_le_bytes());
         h[28..32].copy_from_slice(&self.blocks.to_le_bytes());
         let words = [
@@ -439,9 +443,9 @@ impl TableSummary {
                  distance tables)"
             )));
         }
-        if h[23] != INDEX_SCHEME {
+        if h[23] > MOVER_MAJOR {
             return Err(FileError::Unsupported(format!(
-                "index scheme {} (this reader knows scheme {INDEX_SCHEME})",
+                "index scheme {} (this reader knows schemes {OPPONENT_MAJOR} and {MOVER_MAJOR})",
                 h[23]
             )));
         }
@@ -539,15 +543,20 @@ impl TableSummary {
             cursed_wins: if rule { u32_at(h, 116) as u64 } else { 0 },
             blessed_losses: if rule { u32_at(h, 120) as u64 } else { 0 },
             level: i32::from_le_bytes(h[108..112].try_into().expect("4 bytes")),
+            scheme: h[23],
         })
     }
 
     /// The consistency checks of `parse` on the decoded fields.
     fn check(&self) -> Result<(), FileError> {
-        let slots = Indexer::get().slots(self.sector);
+        let slots = Indexer::get().slots_in(self.sector, self.scheme);
         if self.slots != slots {
+            let numbering = match self.scheme {
+                MOVER_MAJOR => " numbered mover-major",
+                _ => "",
+            };
             return Err(corrupt(format!(
-                "{} slots, but sector {} has {slots}",
+                "{} slots, but sector {}{numbering} has {slots}",
                 self.slots, self.sector
             )));
         }

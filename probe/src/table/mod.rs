@@ -14,10 +14,10 @@
 //! | 20     | 1     | bytes per value (1 or 2; 0 for encodings 3 and 4) |
 //! | 21     | 1     | encoding: 0 one byte (`0xFF` hole), 1 two bytes, 2 two bytes in planes, 3 two bits (WDL), 4 three base-5 digits a byte (five outcomes) |
 //! | 22     | 1     | zero |
-//! | 23     | 1     | index scheme (0) |
+//! | 23     | 1     | index scheme: 0 opponent-major (the solver's tables), 1 mover-major (a play set's) |
 //! | 24     | 4     | slots per block `B` (the last block may be shorter) |
 //! | 28     | 4     | number of blocks `N` |
-//! | 32     | 8     | slots (must equal the index's slot count of the sector) |
+//! | 32     | 8     | slots (must equal the index's slot count of the sector in the file's scheme) |
 //! | 40     | 8     | file length |
 //! | 48     | 24    | symmetry classes won, lost, drawn |
 //! | 72     | 8     | holes |

@@ -66,6 +66,9 @@ pub struct WriteOptions {
     pub encoding: Option<Encoding>,
     /// Threads compressing blocks; 0 for the number of cores.
     pub threads: usize,
+    /// The index scheme numbering the values' slots (`index::OPPONENT_MAJOR`,
+    /// the solver's, or `index::MOVER_MAJOR`, a play set's).
+    pub scheme: u8,
 }
 
 impl Default for WriteOptions {
@@ -75,6 +78,7 @@ impl Default for WriteOptions {
             block_bytes: 0,
             encoding: None,
             threads: 0,
+            scheme: crate::index::OPPONENT_MAJOR,
         }
     }
 }
@@ -447,22 +451,29 @@ fn summarize(
     rules: Rules,
     values: &[u16],
     threads: usize,
+    scheme: u8,
 ) -> Result<(TableSummary, bool), FileError> {
     let ix = Indexer::get();
-    let slots = ix.slots(sector);
+    let slots = ix.slots_in(sector, scheme);
     if values.len() as u64 != slots {
         return Err(FileError::BadValues(format!(
-            "{} values for sector {sector}, which has {slots} slots",
+            "{} values for sector {sector}, which has {slots} slots in index scheme {scheme}",
             values.len()
         )));
     }
+    // Mover-major slots are the opponent-major slots of the mirrored
+    // sector: a class's weight is the same.
+    let sector_numbered = match scheme {
+        crate::index::MOVER_MAJOR => sector.mirrored(),
+        _ => sector,
+    };
     let rule = rules.no_capture_limit.is_some();
     let threads = match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
     let tally = if threads <= 1 || values.len() < PARALLEL_SUMMARY_SLOTS {
-        Tally::of(sector, rule, 0, values)
+        Tally::of(sector_numbered, rule, 0, values)
     } else {
         let run = values.len().div_ceil(4 * threads);
         let runs: Vec<(u64, &[u16])> = values
@@ -481,7 +492,7 @@ fn summarize(
                             let Some(&(first, codes)) = runs.get(i) else {
                                 break t;
                             };
-                            t = t.merge(Tally::of(sector, rule, first, codes));
+                            t = t.merge(Tally::of(sector_numbered, rule, first, codes));
                         }
                     })
                 })
@@ -528,6 +539,7 @@ fn summarize(
         blocks: 0,
         level: 0,
         bytes: 0,
+        scheme,
     };
     Ok((summary, max_code < u8::MAX as u16))
 }
@@ -638,7 +650,8 @@ fn encode_to<W: Write + Seek>(
     options: &WriteOptions,
     what: Contents,
 ) -> Result<TableSummary, FileError> {
-    let (mut summary, mut fits_u8) = summarize(sector, rules, values, options.threads)?;
+    let (mut summary, mut fits_u8) =
+        summarize(sector, rules, values, options.threads, options.scheme)?;
     let wdl = what == Contents::Outcomes;
     if let Contents::Play(side) = what {
         summary.play = Some(side);

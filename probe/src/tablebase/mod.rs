@@ -5,12 +5,12 @@ mod cache;
 mod open;
 
 use crate::error::{FileError, ProbeError};
-use crate::index::Indexer;
+use crate::index::{Indexer, OPPONENT_MAJOR};
 use crate::position::{Node, Position};
 use crate::rules::{Move, Rules};
 use crate::sector::Sector;
 use crate::table::{PlaySide, Storage, Table, TableKind, TableSource, TableSummary};
-use crate::value::{Outcome, Wdl};
+use crate::value::{Outcome, Wdl, HOLE};
 use cache::BlockCache;
 use open::check_kind;
 use std::collections::BTreeMap;
@@ -452,12 +452,20 @@ impl Tablebase {
             Err(ProbeError::MissingSector(_)) if self.is_left_out(sector) => {
                 Ok(Indexer::get().slots(sector))
             }
+            Ok(s) if s.scheme != OPPONENT_MAJOR => Ok(Indexer::get().slots(sector)),
             summary => Ok(summary?.slots),
         }
     }
 
     /// The code stored at a slot of this tablebase's own tables.
     pub(crate) fn stored_code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
+        let slot = self.in_own_table(sector, |_, table| Ok(file_slot(table, sector, slot)))?;
+        self.file_code(sector, slot)
+    }
+
+    /// The code at a slot of this tablebase's own table of a sector as the
+    /// file numbers it (its own index scheme), through the cache.
+    pub(crate) fn file_code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
         self.in_own_table(sector, |id, table| {
             let (block, i) = table.locate(slot)?;
             self.cache
@@ -479,7 +487,7 @@ impl Tablebase {
         ranked: bool,
     ) -> Result<(u16, Option<(u32, usize)>), ProbeError> {
         self.in_own_table(sector, |id, table| {
-            let (block, i) = table.locate(slot)?;
+            let (block, i) = table.locate(file_slot(table, sector, slot))?;
             let (code, rank) = self
                 .cache
                 .code_and_rank((id, block), i, side, ranked, || table.decode_block(block))?;
@@ -533,7 +541,14 @@ impl Tablebase {
 
     /// Every code of this tablebase's own table of a sector.
     pub(crate) fn stored_sector(&self, sector: Sector) -> Result<Vec<u16>, ProbeError> {
-        self.in_own_table(sector, |_, table| table.decode_all())
+        self.in_own_table(sector, |_, table| match table.summary().scheme {
+            OPPONENT_MAJOR => table.decode_all(),
+            _ => {
+                let mut out = vec![HOLE; Indexer::get().slots(sector) as usize];
+                Indexer::get().renumber(sector, 0, &mut out, &table.decode_all()?, HOLE);
+                Ok(out)
+            }
+        })
     }
 
     /// `sector_values` into `out`, which must have one element per slot
@@ -556,7 +571,16 @@ impl Tablebase {
             }
             return Ok(());
         }
-        self.in_own_table(sector, |_, table| table.decode_into(out))
+        self.in_own_table(sector, |_, table| match table.summary().scheme {
+            OPPONENT_MAJOR => table.decode_into(out),
+            _ if out.len() as u64 != Indexer::get().slots(sector) => {
+                Err(FileError::Corrupt("a buffer of another length".into()))
+            }
+            _ => {
+                Indexer::get().renumber(sector, 0, out, &table.decode_all()?, HOLE);
+                Ok(())
+            }
+        })
     }
 
     /// Checks the checksum of a sector's whole file.
@@ -630,6 +654,20 @@ impl Tablebase {
             .get_or_init(|| Some(table))
             .as_ref()
             .expect("just opened"))
+    }
+}
+
+/// Where a slot of a sector (numbered opponent-major, as `Indexer::index`
+/// numbers it) sits in a table numbered by the table's own scheme; past the
+/// table for a slot past the sector.
+fn file_slot(table: &Table<Box<dyn Storage>>, sector: Sector, slot: u64) -> u64 {
+    match table.summary().scheme {
+        OPPONENT_MAJOR => slot,
+        scheme => {
+            let ix = Indexer::get();
+            ix.unindex(sector, slot)
+                .map_or(u64::MAX, |node| ix.index_in(&node, scheme))
+        }
     }
 }
 

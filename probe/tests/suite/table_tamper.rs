@@ -153,12 +153,12 @@ fn magic_and_version_are_named() {
     assert!(err.to_string().contains("rule flags 0x21"), "{err}");
     // An index scheme this reader does not know (byte 23): unsupported.
     let mut scheme = bytes.clone();
-    scheme[23] = 1;
+    scheme[23] = 2;
     let crc = crc32fast::hash(&scheme[..124]);
     scheme[124..128].copy_from_slice(&crc.to_le_bytes());
     let err = Table::new(scheme).err().unwrap();
     assert!(matches!(err, FileError::Unsupported(_)), "{err}");
-    assert!(err.to_string().contains("index scheme 1"), "{err}");
+    assert!(err.to_string().contains("index scheme 2"), "{err}");
     // The no-capture rule (bit 1) with a limit no rule has.
     let mut zero = bytes.clone();
     zero[12] |= 2;

@@ -10,7 +10,7 @@
 use super::InputError;
 use crate::solve::driver::lock_directory;
 use anyhow::Context;
-use moulin_probe::index::Indexer;
+use moulin_probe::index::{Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
 use moulin_probe::play::{outcome_code, symbol};
 use moulin_probe::table::{
     write_contents, Contents, Encoding, PlaySide, TableKind, TableSummary, WriteOptions,
@@ -62,6 +62,13 @@ pub struct Args {
     /// of a rebuilt position three times slower).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub outcome_block_kib: u32,
+    /// How the slots of the play set's tables are numbered: `mover-major`
+    /// (the default: every quiet move of a position leads into one orbit's
+    /// slots of the sector after it, so a probe that reads every move's
+    /// value reads a block or two) or `opponent-major`, the numbering of
+    /// the tables (each move into another block).
+    #[arg(long, default_value = "mover-major", value_parser = parse_numbering)]
+    pub numbering: u8,
     /// Threads compressing (default: the number of cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -80,6 +87,16 @@ pub struct Args {
     /// With `--sample`: the seed of the random positions.
     #[arg(long, default_value_t = 1, requires = "sample")]
     pub seed: u64,
+}
+
+fn parse_numbering(text: &str) -> Result<u8, String> {
+    match text {
+        "mover-major" => Ok(MOVER_MAJOR),
+        "opponent-major" => Ok(OPPONENT_MAJOR),
+        _ => Err(format!(
+            "`{text}` is not a numbering: `mover-major` or `opponent-major`"
+        )),
+    }
 }
 
 fn parse_side(text: &str) -> Result<PlaySide, String> {
@@ -151,6 +168,7 @@ pub fn run(args: &Args) -> super::Outcome {
         block_bytes: args.outcome_block_kib << 10,
         encoding: None,
         threads: if todo.len() < threads { threads } else { 1 },
+        scheme: args.numbering,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -240,6 +258,11 @@ fn pack_sector(
     let values = tb
         .sector_values(sector)
         .with_context(|| format!("reading the table of {sector}"))?;
+    let values = match args.numbering {
+        // Numbered mover-major: `sector`'s slots are its mirror's.
+        MOVER_MAJOR => crate::verify::rebuild::renumbered(sector.mirrored(), &values),
+        _ => values,
+    };
     let mut bytes = [0u64; 2];
     for (i, what) in [Contents::Outcomes, Contents::Play(args.side)]
         .into_iter()
@@ -419,6 +442,7 @@ fn packed_already(dir: &Path, summary: &TableSummary, args: &Args) -> Option<u64
         let s = table.summary();
         let same = s.kind() == kind
             && s.level == args.level
+            && s.scheme == args.numbering
             && match kind {
                 TableKind::Outcomes => s.block_slots as u64 == outcome_slots,
                 _ => {
@@ -427,12 +451,12 @@ fn packed_already(dir: &Path, summary: &TableSummary, args: &Args) -> Option<u64
                         && (!dense || s.block_slots as u64 == outcome_slots)
                 }
             }
-            && (s.rules, s.classes, s.positions, s.holes)
+            && (s.rules, s.classes, s.positions, s.holes + summary.slots)
                 == (
                     summary.rules,
                     summary.classes,
                     summary.positions,
-                    summary.holes,
+                    summary.holes + s.slots,
                 )
             && (s.max_win, s.max_loss, s.cursed_wins, s.blessed_losses)
                 == (

@@ -120,6 +120,7 @@ pub fn rewrite_slot(path: &Path, sector: Sector, slot: u64, code: u16) -> anyhow
         level: summary.level,
         block_bytes: summary.block_slots * summary.encoding.width() as u32,
         encoding,
+        scheme: summary.scheme,
         threads: 0,
     };
     write_table_with(path, sector, summary.rules, &values, &options)

@@ -61,6 +61,7 @@ pub fn run(args: &Args) -> super::Outcome {
         block_bytes: args.block_kib << 10,
         encoding: None,
         threads: args.threads.unwrap_or(0),
+        scheme: moulin_probe::index::OPPONENT_MAJOR,
     };
     let block_slots = Encoding::of_outcomes(&tb.rules()).slots_in((args.block_kib as u64) << 10);
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();

@@ -82,6 +82,14 @@ pub fn load_play(
         true => None,
         false => Some(*play.summary(sector).map_err(fail)?),
     };
+    // The values come numbered as the tables number them: so do the
+    // header's holes (the classes are the same).
+    let summary = summary.map(|mut s| {
+        let slots = moulin_probe::index::Indexer::get().slots(sector);
+        s.holes = slots.wrapping_sub(s.slots.wrapping_sub(s.holes));
+        s.slots = slots;
+        s
+    });
     let values = super::rebuild::sector(play, sector, pool).map_err(fail)?;
     Ok(Loaded { summary, values })
 }

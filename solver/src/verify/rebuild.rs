@@ -14,6 +14,7 @@
 
 use super::sweep::{Scratch, Sweep};
 use crate::solve::memory::huge_vec;
+use moulin_probe::index::{Indexer, OPPONENT_MAJOR};
 use moulin_probe::play::{decode, encode, side_of};
 use moulin_probe::table::PlaySide;
 use moulin_probe::value::HOLE;
@@ -24,7 +25,8 @@ use std::sync::Mutex;
 
 /// The codes a play set holds for every slot of a sector
 /// (`Tablebase::play_block_codes`), block by block on the threads of the
-/// current pool.
+/// current pool, numbered as the tables number them (`HOLE` at the holes
+/// of a mover-major play set).
 pub fn stored_codes(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeError> {
     let summary = *play.summary(sector)?;
     let mut codes = vec![HOLE; summary.slots as usize];
@@ -43,7 +45,25 @@ pub fn stored_codes(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeE
                 )),
             }
         })?;
-    Ok(codes)
+    if summary.scheme == OPPONENT_MAJOR {
+        return Ok(codes);
+    }
+    // Numbered as the tables number them.
+    Ok(renumbered(sector, &codes))
+}
+
+/// A table renumbered (`Indexer::renumber`) into the slots of `sector`
+/// opponent-major, on the threads of the current pool: a mover-major table
+/// of `sector` as the tables number it, or with `sector` mirrored, an
+/// opponent-major table of its mirror numbered mover-major.
+pub fn renumbered(sector: Sector, from: &[u16]) -> Vec<u16> {
+    const RUN: usize = 1 << 16;
+    let ix = Indexer::get();
+    let mut out = huge_vec(ix.slots(sector) as usize, |_| HOLE);
+    out.par_chunks_mut(RUN).enumerate().for_each(|(i, run)| {
+        ix.renumber(sector, (i * RUN) as u64, run, from, HOLE);
+    });
+    out
 }
 
 /// Every code of a sector of a play set, as `Tablebase::code` gives it
@@ -71,7 +91,7 @@ fn rebuild(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeError> {
     if side == PlaySide::Both && !left_out {
         // Both sides stored: nothing to rebuild but the holes.
         let mut codes = stored_codes(play, sector)?;
-        let ix = moulin_probe::index::Indexer::get();
+        let ix = Indexer::get();
         codes.par_iter_mut().enumerate().for_each(|(slot, c)| {
             if !ix.is_canonical(sector, slot as u64) {
                 *c = HOLE;
