@@ -1,6 +1,8 @@
 //! Probe speed over the real tables of 5 v 5 and the sectors its moves lead
 //! into, as `moulin solve` writes them: a probe with the block cache warm
-//! and cold (every probe reads and decodes its block), with positional reads
+//! and cold (every probe reads and decodes its block; `cold_4m`: a cache
+//! too small to keep the blocks of one probe for the next, which decodes
+//! each block a probe reads once), with positional reads
 //! (the default) and with the memory map (`open_mapped`), `best_moves` per
 //! call, and one block decoded on its own.
 //!
@@ -89,6 +91,10 @@ fn bench(c: &mut Criterion) {
         ("warm_1g", read().with_cache_bytes(1 << 30)),
         ("cold", read().with_cache_bytes(0)),
         ("cold_mapped", mapped().with_cache_bytes(0)),
+        // A small cache over many random positions: a probe finds none of
+        // its blocks decoded, but decodes each once (a play set's rebuilt
+        // probe reads some blocks several times).
+        ("cold_4m", read().with_cache_bytes(4 << 20)),
     ];
     if let Some(play) = std::env::var_os("MOULIN_BENCH_PLAY") {
         let open = || Tablebase::open(&play).expect("open the play set");
@@ -97,6 +103,7 @@ fn bench(c: &mut Criterion) {
         // Warm for every block the positions and their moves read.
         sets.push(("play_warm_1g", open().with_cache_bytes(1 << 30)));
         sets.push(("play_cold", open().with_cache_bytes(0)));
+        sets.push(("play_cold_4m", open().with_cache_bytes(4 << 20)));
     }
     for (name, tb) in sets {
         for p in &all {

@@ -62,12 +62,14 @@ pub struct Args {
     /// of a rebuilt position three times slower).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub outcome_block_kib: u32,
-    /// How the slots of the play set's tables are numbered: `mover-major`
-    /// (the default: every quiet move of a position leads into one orbit's
-    /// slots of the sector after it, so a probe that reads every move's
-    /// value reads a block or two) or `opponent-major`, the numbering of
-    /// the tables (each move into another block).
-    #[arg(long, default_value = "mover-major", value_parser = parse_numbering)]
+    /// How the slots of the play set's tables are numbered:
+    /// `opponent-major` (the default), as the tables, or `mover-major`
+    /// (index scheme 1): every quiet move of a position then leads into one
+    /// orbit's slots, so a probe that values a position by one ply decodes
+    /// fewer blocks (a cold probe during placement about a fifth faster),
+    /// but the distances compress worse (the set about 8 % larger) and the
+    /// pack takes about three times as long.
+    #[arg(long, default_value = "opponent-major", value_parser = parse_numbering)]
     pub numbering: u8,
     /// Threads compressing (default: the number of cores).
     #[arg(long)]
