@@ -272,24 +272,53 @@ impl Tablebase {
         // A capture of the moving phase converts: its value needs no distance.
         let converts = rules.no_capture_limit.is_some() && node.us_hand == 0;
         let mut best: Option<RuleOutcome> = None;
-        for (capture, after) in next {
-            let value = if rules.is_lost(&after) {
-                RuleOutcome::Loss(0)
-            } else {
-                let (s, i) = (Sector::of(&after), ix.index(&after));
-                let wanted = !(capture && converts);
-                let (o, rank) = self.stored_code_and_rank(s, i, side, wanted)?;
-                match side_of(o) {
-                    Some(k) if side.holds(k) && wanted => self.read_value(play, s, i, o, rank)?,
-                    Some(_) => placeholder(&rules, o),
-                    None if o == 0 => RuleOutcome::Draw,
-                    None => return Err(self.damaged(s, format!("outcome code {o} at slot {i}"))),
-                }
-            };
-            let mine = move_value(&rules, &node, capture, value);
+        let keep = |best: &mut Option<RuleOutcome>, mine: RuleOutcome| {
             if best.is_none_or(|b| mine.rank() > b.rank()) {
-                best = Some(mine);
+                *best = Some(mine);
             }
+        };
+        // The moves whose value needs a stored distance, with the best rank
+        // that distance can give: read only while one can beat the best.
+        let mut pending = Vec::new();
+        for (capture, after) in next {
+            if rules.is_lost(&after) {
+                keep(
+                    &mut best,
+                    move_value(&rules, &node, capture, RuleOutcome::Loss(0)),
+                );
+                continue;
+            }
+            let (s, i) = (Sector::of(&after), ix.index(&after));
+            let wanted = !(capture && converts);
+            let (o, rank) = self.stored_code_and_rank(s, i, side, wanted)?;
+            match side_of(o) {
+                Some(k) if side.holds(k) && wanted => {
+                    // Within one outcome a move's rank only rises or only
+                    // falls with the distance: its bound is at an end.
+                    let at = |d| {
+                        let v = RuleOutcome::from_outcome_code(o, d).unwrap_or(RuleOutcome::Draw);
+                        move_value(&rules, &node, capture, v).rank()
+                    };
+                    pending.push((at(0).max(at(u16::MAX / 2)), capture, s, i, o, rank));
+                }
+                Some(_) => keep(
+                    &mut best,
+                    move_value(&rules, &node, capture, placeholder(&rules, o)),
+                ),
+                None if o == 0 => keep(
+                    &mut best,
+                    move_value(&rules, &node, capture, RuleOutcome::Draw),
+                ),
+                None => return Err(self.damaged(s, format!("outcome code {o} at slot {i}"))),
+            }
+        }
+        pending.sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
+        for (bound, capture, s, i, o, rank) in pending {
+            if best.is_some_and(|b| b.rank() >= bound) {
+                break;
+            }
+            let value = self.read_value(play, s, i, o, rank)?;
+            keep(&mut best, move_value(&rules, &node, capture, value));
         }
         // A position without moves has lost already.
         let value = best.unwrap_or(RuleOutcome::Loss(0));
