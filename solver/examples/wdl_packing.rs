@@ -42,6 +42,7 @@ fn main() {
                     block_bytes: kib << 10,
                     encoding: Some(Encoding::U8),
                     threads: 0,
+                    ..WriteOptions::default()
                 };
                 let clock = std::time::Instant::now();
                 let wdl = encode_wdl_table(sector, tb.rules(), &codes, &options).expect("wdl");
