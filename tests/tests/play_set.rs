@@ -365,6 +365,13 @@ fn a_play_set_of_both_sides_leaves_black_placement_out() {
         answers_as_the_tables(full.path(), play.path(), rules);
         let out = verify(play.path());
         assert!(out.status.success(), "{}", text(&out));
+        // Every sector, those left out too (rebuilt whole by one ply).
+        let all = tables.sectors().count();
+        assert!(
+            text(&out).contains(&format!("slots of {all} tables")),
+            "{}",
+            text(&out)
+        );
         // A rerun keeps it; one side only cannot leave sectors out.
         let again = pack(full.path(), play.path(), &args);
         assert!(
