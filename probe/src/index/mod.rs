@@ -192,6 +192,16 @@ pub const OPPONENT_MAJOR: u8 = 0;
 /// reads every move's value reads one orbit's slots, a block or two.
 pub const MOVER_MAJOR: u8 = 1;
 
+/// The sector whose opponent-major slots number `sector`'s in `scheme`:
+/// its mirror for [`MOVER_MAJOR`] (the roles swapped), else itself. A
+/// class keeps its size and its positions there.
+pub fn numbered_as(sector: Sector, scheme: u8) -> Sector {
+    match scheme {
+        MOVER_MAJOR => sector.mirrored(),
+        _ => sector,
+    }
+}
+
 /// The tables behind `index` and `unindex`, built once per process (about
 /// 12 MB, a fraction of a second).
 pub struct Indexer {
@@ -499,8 +509,7 @@ impl Indexer {
     /// ([`OPPONENT_MAJOR`] or [`MOVER_MAJOR`]); 0 for another scheme.
     pub fn slots_in(&self, sector: Sector, scheme: u8) -> u64 {
         match scheme {
-            OPPONENT_MAJOR => self.slots(sector),
-            MOVER_MAJOR => self.slots(sector.mirrored()),
+            OPPONENT_MAJOR | MOVER_MAJOR => self.slots(numbered_as(sector, scheme)),
             _ => 0,
         }
     }

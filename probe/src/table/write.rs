@@ -461,12 +461,8 @@ fn summarize(
             values.len()
         )));
     }
-    // Mover-major slots are the opponent-major slots of the mirrored
-    // sector: a class's weight is the same.
-    let sector_numbered = match scheme {
-        crate::index::MOVER_MAJOR => sector.mirrored(),
-        _ => sector,
-    };
+    // A class's weight, by the slots of the sector that numbers these.
+    let sector_numbered = crate::index::numbered_as(sector, scheme);
     let rule = rules.no_capture_limit.is_some();
     let threads = match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),

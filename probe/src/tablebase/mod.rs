@@ -459,18 +459,28 @@ impl Tablebase {
 
     /// The code stored at a slot of this tablebase's own tables.
     pub(crate) fn stored_code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
-        let slot = self.in_own_table(sector, |_, table| Ok(file_slot(table, sector, slot)))?;
-        self.file_code(sector, slot)
+        self.in_own_table(sector, |id, table| {
+            self.cached_code(id, table, file_slot(table, sector, slot))
+        })
     }
 
     /// The code at a slot of this tablebase's own table of a sector as the
     /// file numbers it (its own index scheme), through the cache.
     pub(crate) fn file_code(&self, sector: Sector, slot: u64) -> Result<u16, ProbeError> {
-        self.in_own_table(sector, |id, table| {
-            let (block, i) = table.locate(slot)?;
-            self.cache
-                .code((id, block), i, || table.decode_block(block))
-        })
+        self.in_own_table(sector, |id, table| self.cached_code(id, table, slot))
+    }
+
+    /// The code at a slot of a table (as the file numbers it), through the
+    /// cache under the table's id.
+    fn cached_code(
+        &self,
+        id: u32,
+        table: &Table<Box<dyn Storage>>,
+        slot: u64,
+    ) -> Result<u16, FileError> {
+        let (block, i) = table.locate(slot)?;
+        self.cache
+            .code((id, block), i, || table.decode_block(block))
     }
 
     /// The code stored at a slot of this tablebase's own outcome table and,
@@ -545,7 +555,7 @@ impl Tablebase {
             OPPONENT_MAJOR => table.decode_all(),
             _ => {
                 let mut out = vec![HOLE; Indexer::get().slots(sector) as usize];
-                Indexer::get().renumber(sector, 0, &mut out, &table.decode_all()?, HOLE);
+                decode_numbered(table, sector, &mut out)?;
                 Ok(out)
             }
         })
@@ -571,16 +581,7 @@ impl Tablebase {
             }
             return Ok(());
         }
-        self.in_own_table(sector, |_, table| match table.summary().scheme {
-            OPPONENT_MAJOR => table.decode_into(out),
-            _ if out.len() as u64 != Indexer::get().slots(sector) => {
-                Err(FileError::Corrupt("a buffer of another length".into()))
-            }
-            _ => {
-                Indexer::get().renumber(sector, 0, out, &table.decode_all()?, HOLE);
-                Ok(())
-            }
-        })
+        self.in_own_table(sector, |_, table| decode_numbered(table, sector, out))
     }
 
     /// Checks the checksum of a sector's whole file.
@@ -654,6 +655,27 @@ impl Tablebase {
             .get_or_init(|| Some(table))
             .as_ref()
             .expect("just opened"))
+    }
+}
+
+/// Every code of a table of `sector` into `out`, numbered as the tables
+/// number them (opponent-major, `HOLE` at the holes) whatever the file's
+/// scheme; `out` must have one element per slot of the sector.
+fn decode_numbered(
+    table: &Table<Box<dyn Storage>>,
+    sector: Sector,
+    out: &mut [u16],
+) -> Result<(), FileError> {
+    let ix = Indexer::get();
+    match table.summary().scheme {
+        OPPONENT_MAJOR => table.decode_into(out),
+        _ if out.len() as u64 != ix.slots(sector) => {
+            Err(FileError::Corrupt("a buffer of another length".into()))
+        }
+        _ => {
+            ix.renumber(sector, 0, out, &table.decode_all()?, HOLE);
+            Ok(())
+        }
     }
 }
 

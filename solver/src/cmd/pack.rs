@@ -10,7 +10,7 @@
 use super::InputError;
 use crate::solve::driver::lock_directory;
 use anyhow::Context;
-use moulin_probe::index::{Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
+use moulin_probe::index::{numbered_as, Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
 use moulin_probe::play::{outcome_code, symbol};
 use moulin_probe::table::{
     write_contents, Contents, Encoding, PlaySide, TableKind, TableSummary, WriteOptions,
@@ -261,8 +261,9 @@ fn pack_sector(
         .sector_values(sector)
         .with_context(|| format!("reading the table of {sector}"))?;
     let values = match args.numbering {
-        // Numbered mover-major: `sector`'s slots are its mirror's.
-        MOVER_MAJOR => crate::verify::rebuild::renumbered(sector.mirrored(), &values),
+        MOVER_MAJOR => {
+            crate::verify::rebuild::renumbered(numbered_as(sector, MOVER_MAJOR), &values)
+        }
         _ => values,
     };
     let mut bytes = [0u64; 2];
