@@ -198,18 +198,32 @@ impl Tablebase {
         sector: Sector,
         slot: u64,
     ) -> Result<u16, ProbeError> {
-        for next in sector.successors() {
-            match play.summary(next) {
-                Ok(t) if t.play == Some(PlaySide::Both) => {}
-                Ok(_) | Err(ProbeError::MissingSector(_)) => {
-                    return Err(ProbeError::MissingSector(sector))
-                }
-                Err(e) => return Err(e),
-            }
+        if !self.rebuilds_whole(sector)? {
+            return Err(ProbeError::MissingSector(sector));
         }
         let value = self.best_move_value(play, PlaySide::Both, sector, slot, None)?;
         encode(&self.rules(), value)
             .ok_or_else(|| self.damaged(sector, format!("slot {slot} rebuilds to {value:?}")))
+    }
+
+    /// Whether every sector `sector`'s turns lead into stores both sides'
+    /// distances in this play set, so that a sector left out can be rebuilt
+    /// whole by one ply (false for a tablebase that is not a play set).
+    ///
+    /// # Errors
+    /// A header of a sector its turns lead into that cannot be read.
+    pub fn rebuilds_whole(&self, sector: Sector) -> Result<bool, ProbeError> {
+        let Some(play) = self.play_distances() else {
+            return Ok(false);
+        };
+        for next in sector.successors() {
+            match play.summary(next) {
+                Ok(t) if t.play == Some(PlaySide::Both) => {}
+                Ok(_) | Err(ProbeError::MissingSector(_)) => return Ok(false),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(true)
     }
 
     /// The value of a position whose distance is stored, given its outcome

@@ -184,17 +184,6 @@ impl Tally {
     }
 }
 
-/// Whether a play set leaves `sector` out and can rebuild it: no files,
-/// and every sector its turns lead into stores both sides.
-fn rebuilt_whole(play: &moulin_probe::Tablebase, sector: Sector) -> bool {
-    let both = |s: Sector| {
-        play.play_distances()
-            .and_then(|d| d.summary(s).ok())
-            .is_some_and(|h| h.play == Some(moulin_probe::table::PlaySide::Both))
-    };
-    play.is_left_out(sector) && sector.successors().into_iter().all(both)
-}
-
 /// The result of checking the values of one sector.
 #[derive(Clone, Debug, Default)]
 pub struct ValueCheck {
@@ -627,7 +616,9 @@ fn run(
         let mut all: Vec<Sector> = tables.keys().copied().collect();
         // The sectors a play set leaves out, rebuilt whole by one ply.
         if let Some(tb) = &play {
-            all.extend(order.iter().copied().filter(|&s| rebuilt_whole(tb, s)));
+            // A successor's unreadable header fails its own check.
+            let whole = |s: Sector| tb.is_left_out(s) && tb.rebuilds_whole(s).unwrap_or(false);
+            all.extend(order.iter().copied().filter(|&s| whole(s)));
         }
         all
     } else {
