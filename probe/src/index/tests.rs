@@ -132,10 +132,19 @@ fn orbit_counts_match_burnside() {
     }
 }
 
+/// The 16 images of a position under the board's symmetries.
+fn images(node: &Node) -> impl Iterator<Item = Node> + '_ {
+    let sym = Symmetries::get();
+    Symmetries::all().map(move |g| Node {
+        us: sym.map(g, node.us),
+        them: sym.map(g, node.them),
+        ..*node
+    })
+}
+
 #[test]
 fn symmetric_images_share_a_slot_and_canonical_slots_count_classes() {
     let ix = Indexer::get();
-    let sym = Symmetries::get();
     for sector in [
         Sector::moving(3, 2),
         Sector::moving(2, 4),
@@ -150,12 +159,7 @@ fn symmetric_images_share_a_slot_and_canonical_slots_count_classes() {
                 canonical += 1;
             }
             if slot % 7 == 0 {
-                for g in Symmetries::all() {
-                    let image = Node {
-                        us: sym.map(g, node.us),
-                        them: sym.map(g, node.them),
-                        ..node
-                    };
+                for image in images(&node) {
                     assert_eq!(ix.index(&image), own);
                 }
             }
@@ -213,7 +217,6 @@ fn positions_iterate_like_unindex() {
 #[test]
 fn mover_major_numbers_each_class_once_and_renumbers_both_ways() {
     let ix = Indexer::get();
-    let sym = Symmetries::get();
     for sector in [
         Sector::moving(3, 3),
         Sector::moving(2, 4),
@@ -235,12 +238,7 @@ fn mover_major_numbers_each_class_once_and_renumbers_both_ways() {
             let node = ix.unindex(sector, slot).unwrap();
             let mm = ix.index_in(&node, MOVER_MAJOR);
             assert!(mm < slots as u64, "{sector} slot {slot}");
-            for g in Symmetries::all() {
-                let image = Node {
-                    us: sym.map(g, node.us),
-                    them: sym.map(g, node.them),
-                    ..node
-                };
+            for image in images(&node) {
                 assert_eq!(ix.index_in(&image, MOVER_MAJOR), mm, "{sector} slot {slot}");
             }
             if ix.index(&node) != slot {
