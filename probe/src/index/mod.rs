@@ -547,6 +547,10 @@ impl Indexer {
     ) {
         let end = first.saturating_add(out.len() as u64);
         out.fill(hole);
+        // The reads of `from` go all over it: they are gathered a batch at
+        // a time, each asked for before the batch reads them, so the misses
+        // overlap.
+        let mut batch = Batch::default();
         let mut frame: Option<(Bitboard, Frame)> = None;
         for (slot, node) in self.positions(sector, first..end) {
             let own = match frame {
@@ -560,11 +564,11 @@ impl Indexer {
             if !own.is_plain() && own.slot(node.us) != slot {
                 continue; // a hole
             }
-            let other = self.frame(node.us).slot(node.them);
-            if let Some(&v) = from.get(other as usize) {
-                out[(slot - first) as usize] = v;
+            if batch.push((slot - first) as u32, node.us, node.them) {
+                batch.gather(self, out, from);
             }
         }
+        batch.gather(self, out, from);
     }
 
     /// Number of positions in the class stored at a canonical slot (16
@@ -601,6 +605,65 @@ impl Indexer {
         Symmetries::all()
             .filter(|&g| sym.map(g, node.us) == node.us && sym.map(g, node.them) == node.them)
             .count() as u32
+    }
+}
+
+/// A batch of `Indexer::renumber`: where each position goes in the run,
+/// its stones, then its slot in the other numbering.
+struct Batch {
+    len: usize,
+    at: [u32; BATCH],
+    us: [Bitboard; BATCH],
+    them: [Bitboard; BATCH],
+    slot: [u64; BATCH],
+}
+
+/// Positions of a `Batch`.
+const BATCH: usize = 64;
+
+impl Default for Batch {
+    fn default() -> Batch {
+        Batch {
+            len: 0,
+            at: [0; BATCH],
+            us: [0; BATCH],
+            them: [0; BATCH],
+            slot: [0; BATCH],
+        }
+    }
+}
+
+impl Batch {
+    /// Adds a position (`at` within the run); whether the batch is full.
+    #[inline]
+    fn push(&mut self, at: u32, us: Bitboard, them: Bitboard) -> bool {
+        self.at[self.len] = at;
+        self.us[self.len] = us;
+        self.them[self.len] = them;
+        self.len += 1;
+        self.len == BATCH
+    }
+
+    /// Reads the batch's codes from `from` into `out` and empties it: the
+    /// frames of the mover's stones first asked for, then the codes.
+    fn gather<T: Copy>(&mut self, ix: &Indexer, out: &mut [T], from: &[T]) {
+        let n = self.len;
+        for &us in &self.us[..n] {
+            ix.prefetch_frame(us);
+        }
+        for k in 0..n {
+            let slot = ix.frame(self.us[k]).slot(self.them[k]);
+            self.slot[k] = slot;
+            if let Some(v) = from.get(slot as usize) {
+                crate::prefetch(v);
+            }
+        }
+        for k in 0..n {
+            if let Some(&v) = from.get(self.slot[k] as usize) {
+                out[self.at[k] as usize] = v;
+            }
+        }
+        self.len = 0;
     }
 }
 

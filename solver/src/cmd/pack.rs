@@ -67,8 +67,8 @@ pub struct Args {
     /// (index scheme 1): every quiet move of a position then leads into one
     /// orbit's slots, so a probe that values a position by one ply decodes
     /// fewer blocks (a cold probe during placement about a fifth faster),
-    /// but the distances compress worse (the set about 8 % larger) and the
-    /// pack takes about three times as long.
+    /// but a one-sided set's distances compress worse (about 8 % larger)
+    /// and the pack takes about 1.7 times as long.
     #[arg(long, default_value = "opponent-major", value_parser = parse_numbering)]
     pub numbering: u8,
     /// Threads compressing (default: the number of cores).
