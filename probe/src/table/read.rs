@@ -179,9 +179,10 @@ impl Block {
         let mut count = [0u32; 2];
         for start in (0..self.slots).step_by(RANK_STEP) {
             let end = (start + RANK_STEP).min(self.slots);
+            let n = self.count_sides(start, end);
             for (k, &s) in sides.iter().enumerate() {
                 ranks.push(count[k]);
-                count[k] += self.count_between(s, start, end) as u32;
+                count[k] += n[(s == PlaySide::Losses) as usize] as u32;
             }
         }
         if side == PlaySide::Both {
@@ -224,41 +225,56 @@ impl Block {
     /// How many slots in `start..end` of an outcome block hold an outcome
     /// of `side`; `start` is a multiple of 12 (whole bytes of both outcome
     /// encodings).
+    #[inline]
     fn count_between(&self, side: PlaySide, start: usize, end: usize) -> usize {
-        debug_assert!(start.is_multiple_of(12) && end <= self.slots);
         debug_assert!(side != PlaySide::Both, "counted a side at a time");
-        let of_side = |code: u16| crate::play::side_of(code) == Some(side);
+        let [wins, losses] = self.count_sides(start, end);
+        match side {
+            PlaySide::Wins => wins,
+            _ => losses,
+        }
+    }
+
+    /// How many slots in `start..end` of an outcome block hold a win (or
+    /// cursed win) and how many a loss (or blessed loss), in one pass;
+    /// `start` is a multiple of 12.
+    fn count_sides(&self, start: usize, end: usize) -> [usize; 2] {
+        debug_assert!(start.is_multiple_of(12) && end <= self.slots);
+        let tail = |n: [usize; 2], codes: &mut dyn Iterator<Item = u16>| {
+            codes.fold(n, |[w, l], code| match crate::play::side_of(code) {
+                Some(PlaySide::Wins) => [w + 1, l],
+                Some(_) => [w, l + 1],
+                None => [w, l],
+            })
+        };
         match self.encoding {
             Encoding::Wdl => {
                 // Two bits a slot: 1 a win, 2 a loss; 3 never occurs.
                 let (full, rest) = ((end - start) / 4, (end - start) % 4);
                 let bytes = &self.bytes[start / 4..start / 4 + full];
-                let mut n = 0;
+                let mut n = [0; 2];
+                let mut count = |w: u64| {
+                    n[0] += side_bits(w, PlaySide::Wins).count_ones() as usize;
+                    n[1] += side_bits(w, PlaySide::Losses).count_ones() as usize;
+                };
                 let mut words = bytes.chunks_exact(8);
                 for w in &mut words {
-                    let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-                    n += side_bits(w, side).count_ones() as usize;
+                    count(u64::from_le_bytes(w.try_into().expect("8 bytes")));
                 }
                 for &b in words.remainder() {
-                    n += side_bits(b as u64, side).count_ones() as usize;
+                    count(b as u64);
                 }
-                n + (end - rest..end)
-                    .filter(|&j| of_side(quarter(&self.bytes, j)))
-                    .count()
+                tail(n, &mut (end - rest..end).map(|j| quarter(&self.bytes, j)))
             }
             Encoding::RuleOutcomes => {
                 let (full, rest) = ((end - start) / 3, (end - start) % 3);
-                let table = match side {
-                    PlaySide::Wins => &RULE_WINS_IN_BYTE,
-                    _ => &RULE_LOSSES_IN_BYTE,
-                };
                 let bytes = &self.bytes[start / 3..start / 3 + full];
-                let n: usize = bytes.iter().map(|&b| table[b as usize] as usize).sum();
-                n + (end - rest..end)
-                    .filter(|&j| of_side(fifth(&self.bytes, j)))
-                    .count()
+                // The wins in the low half of each entry, the losses above.
+                let both: u64 = bytes.iter().map(|&b| RULE_SIDES_IN_BYTE[b as usize]).sum();
+                let n = [(both & 0xffff_ffff) as usize, (both >> 32) as usize];
+                tail(n, &mut (end - rest..end).map(|j| fifth(&self.bytes, j)))
             }
-            _ => 0,
+            _ => [0; 2],
         }
     }
 }
@@ -275,20 +291,19 @@ fn side_bits(w: u64, side: PlaySide) -> u64 {
     }
 }
 
-/// How many of a rule outcome byte's three digits are of a side.
-const RULE_WINS_IN_BYTE: [u8; 125] = digits_in_byte([1, 3]);
-const RULE_LOSSES_IN_BYTE: [u8; 125] = digits_in_byte([2, 4]);
-
-const fn digits_in_byte(of: [u8; 2]) -> [u8; 125] {
-    let mut table = [0u8; 125];
+/// How many of a rule outcome byte's three digits are wins (1, 3: a win,
+/// a cursed win), in the low 32 bits, and losses (2, 4), in the high.
+const RULE_SIDES_IN_BYTE: [u64; 125] = {
+    let mut table = [0u64; 125];
     let mut b = 0;
     while b < 125 {
-        let (mut d, mut n, mut k) = (b as u8, 0u8, 0);
+        let (mut d, mut n, mut k) = (b as u8, 0u64, 0);
         while k < 3 {
-            let digit = d % 5;
-            if digit == of[0] || digit == of[1] {
-                n += 1;
-            }
+            n += match d % 5 {
+                1 | 3 => 1,
+                2 | 4 => 1 << 32,
+                _ => 0,
+            };
             d /= 5;
             k += 1;
         }
@@ -296,7 +311,7 @@ const fn digits_in_byte(of: [u8; 2]) -> [u8; 125] {
         b += 1;
     }
     table
-}
+};
 
 /// The 2-bit value of slot `i` of a WDL block.
 #[inline]
