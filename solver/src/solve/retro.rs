@@ -27,7 +27,7 @@
 
 use super::memory::huge_vec;
 use super::scheme::{Codes, Conversion, Dtc, Dtw, Scheme};
-use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS};
+use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, POINTS};
 use moulin_probe::index::{Frame, Indexer};
 use moulin_probe::prefetch;
 use moulin_probe::value::HOLE;
@@ -78,31 +78,67 @@ struct SectorState {
 struct Turn {
     /// The arrival point's bit.
     to: Bitboard,
-    /// For a turn that closes a mill, the frame of the mover's stones after
-    /// it: every capture of the turn leads into its positions.
-    mill: Option<Frame>,
+    /// The frame of the mover's stones after the turn, which closes a
+    /// mill: every capture of the turn leads into its positions.
+    mill: Frame,
 }
 
-/// The turns of the mover's stones `u` in the moving phase.
-fn turns_of(rules: &Rules, u: Bitboard) -> Vec<Turn> {
-    let beside = ALL_POINTS & !u;
-    let flies = rules.flying && u.count_ones() == 3;
-    let mut turns = Vec::new();
-    for from in points(u) {
-        let dest = if flies {
-            beside
-        } else {
-            ADJACENT[from.index()] & beside
+/// The turns of the mover's stones `u` in the moving phase, as the
+/// initialisation counts them for every set of the opponent's: the turns
+/// without a mill by their arrival point, the others one by one.
+struct Turns {
+    /// Per point, the turns without a mill that arrive there.
+    quiet_into: [u16; POINTS],
+    /// Every turn without a mill.
+    quiet: u16,
+    /// The points some turn arrives at.
+    reach: Bitboard,
+    /// The turns that close a mill.
+    mills: Vec<Turn>,
+}
+
+impl Turns {
+    /// The turns of the mover's stones `u`.
+    fn of(rules: &Rules, u: Bitboard) -> Turns {
+        let beside = ALL_POINTS & !u;
+        let flies = rules.flying && u.count_ones() == 3;
+        let mut turns = Turns {
+            quiet_into: [0; POINTS],
+            quiet: 0,
+            reach: 0,
+            mills: Vec::new(),
         };
-        for to in points(dest) {
-            let after = u ^ from.bit() ^ to.bit();
-            turns.push(Turn {
-                to: to.bit(),
-                mill: forms_mill(after, to.index()).then(|| Indexer::get().frame(after)),
-            });
+        for from in points(u) {
+            let dest = if flies {
+                beside
+            } else {
+                ADJACENT[from.index()] & beside
+            };
+            turns.reach |= dest;
+            for to in points(dest) {
+                let after = u ^ from.bit() ^ to.bit();
+                if forms_mill(after, to.index()) {
+                    turns.mills.push(Turn {
+                        to: to.bit(),
+                        mill: Indexer::get().frame(after),
+                    });
+                } else {
+                    turns.quiet_into[to.index()] += 1;
+                    turns.quiet += 1;
+                }
+            }
         }
+        turns
     }
-    turns
+
+    /// The turns without a mill left when the opponent holds `t`.
+    #[inline]
+    fn quiet_beside(&self, t: Bitboard) -> u16 {
+        let held: u16 = points(t & self.reach)
+            .map(|p| self.quiet_into[p.index()])
+            .sum();
+        self.quiet - held
+    }
 }
 
 /// Calls `f(pred, to, from)` for every position one non-capturing turn
@@ -165,31 +201,28 @@ fn initial<S: Codes>(
     values: &[u16],
     t: Bitboard,
     size: u32,
-    turns: &[Turn],
+    turns: &Turns,
     captures: &mut Vec<u32>,
 ) -> (u16, u16, Seed) {
-    let mut quiet = 0u16;
-    let mut any = false;
+    let quiet = turns.quiet_beside(t);
+    let any = turns.reach & !t != 0;
     let mut leaves_two = false;
     captures.clear();
     // Only needed when a mill closes, then the same for every turn.
     let mut victims = None;
-    for turn in turns {
+    for turn in &turns.mills {
         if turn.to & t != 0 {
             continue;
         }
-        any = true;
-        match &turn.mill {
-            None => quiet += 1,
+        if t.count_ones() == 3 {
             // The victim is left with two stones.
-            Some(_) if t.count_ones() == 3 => leaves_two = true,
-            // Every capture of this turn leaves the opponent to move against
-            // the mover's stones after it: one frame, one block of slots.
-            Some(frame) => {
-                let victims = *victims.get_or_insert_with(|| removable(t));
-                for_each_capture_slot(frame, t, victims, |slot| captures.push(slot as u32))
-            }
+            leaves_two = true;
+            continue;
         }
+        // Every capture of this turn leaves the opponent to move against
+        // the mover's stones after it: one frame, one block of slots.
+        let victims = *victims.get_or_insert_with(|| removable(t));
+        for_each_capture_slot(&turn.mill, t, victims, |slot| captures.push(slot as u32))
     }
     let mut best_win = if leaves_two { 1 } else { u16::MAX };
     let mut can_draw = false;
@@ -248,7 +281,7 @@ impl SectorState {
                     let mut turns = None;
                     words.clear();
                     ix.for_each_class_of_mover(sector, orbit, |u, t, size| {
-                        let turns = turns.get_or_insert_with(|| turns_of(rules, u));
+                        let turns = turns.get_or_insert_with(|| Turns::of(rules, u));
                         let (v, k, seed) =
                             initial(scheme, lower_values, t, size, turns, &mut captures);
                         let slot = ix.frame(t).slot(u) as u32;
