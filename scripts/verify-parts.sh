@@ -15,8 +15,10 @@ dir=$1 log=$2
 bin=${MOULIN_BIN:-target/release/moulin}
 group=${GROUP:-8}
 [ -x "$bin" ] || { echo "no moulin program at $bin (cargo build --release)" >&2; exit 2; }
-# Every sector with a table (distance, outcome or play-set distance table).
-mapfile -t sectors < <(ls "$dir" | sed -n 's/\.\(mtb\|mtw\|mtd\)$//p' | sort -u)
+# The sectors `moulin verify` checks: every table's, and a play set's
+# left-out sectors.
+mapfile -t sectors < <("$bin" verify --dir "$dir" --list)
+[ ${#sectors[@]} -gt 0 ] || { echo "no sector to verify in $dir" >&2; exit 2; }
 todo=()
 for s in "${sectors[@]}"; do
   grep -qE "^ *$s +[0-9]+ slots +ok" "$log" 2>/dev/null || todo+=("$s")

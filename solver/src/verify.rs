@@ -571,6 +571,48 @@ pub fn verify(
     run(options, &pool, on_sector)
 }
 
+/// The sectors `moulin verify` checks in a directory, in solving order:
+/// those of `options.sectors`, or every table of the directory and, in a
+/// play set, every sector it leaves out and rebuilds whole by one ply.
+///
+/// # Errors
+/// A directory that cannot be listed, or a play set that cannot be opened.
+pub fn verify_targets(options: &VerifyOptions) -> anyhow::Result<Vec<Sector>> {
+    let listing = list_tables(&options.dir)?;
+    let play = match listing.play {
+        true => Some(moulin_probe::Tablebase::open_play(&options.dir)?),
+        false => None,
+    };
+    Ok(targets(
+        options,
+        listing.tables.keys().copied(),
+        play.as_ref(),
+    ))
+}
+
+fn targets(
+    options: &VerifyOptions,
+    tables: impl Iterator<Item = Sector>,
+    play: Option<&moulin_probe::Tablebase>,
+) -> Vec<Sector> {
+    let order = Sector::all(true);
+    let mut targets: Vec<Sector> = if options.sectors.is_empty() {
+        let mut all: Vec<Sector> = tables.collect();
+        // The sectors a play set leaves out, rebuilt whole by one ply.
+        if let Some(tb) = play {
+            // A successor's unreadable header fails its own check.
+            let whole = |s: Sector| tb.is_left_out(s) && tb.rebuilds_whole(s).unwrap_or(false);
+            all.extend(order.iter().copied().filter(|&s| whole(s)));
+        }
+        all
+    } else {
+        options.sectors.clone()
+    };
+    targets.sort_by_key(|s| order.iter().position(|o| o == s).unwrap_or(usize::MAX));
+    targets.dedup();
+    targets
+}
+
 fn run(
     options: &VerifyOptions,
     pool: &rayon::ThreadPool,
@@ -611,21 +653,7 @@ fn run(
         .iter()
         .max_by_key(|&&(r, n)| (n, r.flying))
         .map_or_else(Rules::default, |&(r, _)| r);
-    let order = Sector::all(true);
-    let mut targets: Vec<Sector> = if options.sectors.is_empty() {
-        let mut all: Vec<Sector> = tables.keys().copied().collect();
-        // The sectors a play set leaves out, rebuilt whole by one ply.
-        if let Some(tb) = &play {
-            // A successor's unreadable header fails its own check.
-            let whole = |s: Sector| tb.is_left_out(s) && tb.rebuilds_whole(s).unwrap_or(false);
-            all.extend(order.iter().copied().filter(|&s| whole(s)));
-        }
-        all
-    } else {
-        options.sectors.clone()
-    };
-    targets.sort_by_key(|s| order.iter().position(|o| o == s).unwrap_or(usize::MAX));
-    targets.dedup();
+    let targets = targets(options, tables.keys().copied(), play.as_ref());
     let mut report = VerifyReport {
         rules,
         problems,

@@ -372,6 +372,24 @@ fn a_play_set_of_both_sides_leaves_black_placement_out() {
             "{}",
             text(&out)
         );
+        // `--list` names the same sectors, left out or not, in solving
+        // order: those of the tables.
+        let list = moulin()
+            .args(["verify", "--list", "--dir"])
+            .arg(play.path())
+            .output()
+            .unwrap();
+        assert!(list.status.success(), "{}", text(&list));
+        let order = moulin_probe::Sector::all(true);
+        let mut expected: Vec<_> = tables.sectors().map(|(s, _)| s).collect();
+        expected.sort_by_key(|s| order.iter().position(|o| o == s));
+        let listed: Vec<String> = String::from_utf8_lossy(&list.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        let names: Vec<String> = expected.iter().map(|s| s.name()).collect();
+        assert_eq!(listed, names);
+        assert!(left_out.iter().all(|s| listed.contains(&s.name())));
         // A rerun keeps it; one side only cannot leave sectors out.
         let again = pack(full.path(), play.path(), &args);
         assert!(

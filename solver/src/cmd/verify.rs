@@ -3,7 +3,9 @@
 //! and counts that `scripts/publish-checksums.sh` publishes.
 
 use super::InputError;
-use crate::verify::{manifest, verify, Inconsistency, SectorVerdict, VerifyOptions};
+use crate::verify::{
+    manifest, verify, verify_targets, Inconsistency, SectorVerdict, VerifyOptions,
+};
 use anyhow::Context;
 use moulin_probe::Sector;
 use std::path::PathBuf;
@@ -31,6 +33,10 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print the sectors the verification would check, one per line in
+    /// solving order (a play set's left-out sectors among them), and stop.
+    #[arg(long, conflicts_with = "manifest")]
+    pub list: bool,
 }
 
 fn plural(n: u64, word: &str) -> String {
@@ -85,6 +91,12 @@ pub fn run(args: &Args) -> super::Outcome {
         threads: args.threads,
         progress: !args.quiet,
     };
+    if args.list {
+        for sector in verify_targets(&options)? {
+            say(format_args!("{sector}"));
+        }
+        return Ok(true);
+    }
     let report = verify(&options, &mut print_sector)?;
     for p in &report.problems {
         say(format_args!("{p}"));
