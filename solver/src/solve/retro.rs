@@ -492,6 +492,11 @@ fn levels<S: Codes>(scheme: S, pair: PairSolve<'_>) -> Vec<(Sector, Vec<u16>)> {
             break;
         }
         let mut next: Vec<[Vec<u32>; 2]> = vec![Default::default(); states.len()];
+        // Chunks small enough that a level of a few thousand positions still
+        // keeps every thread busy, large enough that each carries its cost.
+        let chunk = (resolved as usize)
+            .div_ceil(16 * rayon::current_num_threads())
+            .clamp(MIN_CHUNK, 1 << 14);
         for (i, lists) in frontier.iter().enumerate() {
             let from = &states[i];
             let to = &states[partner(i)];
@@ -500,7 +505,7 @@ fn levels<S: Codes>(scheme: S, pair: PairSolve<'_>) -> Vec<(Sector, Vec<u16>)> {
                 // A lost position makes its predecessors won; a won one
                 // may make them lost.
                 next[partner(i)][!won as usize] = slots
-                    .par_chunks(1 << 14)
+                    .par_chunks(chunk)
                     .flat_map_iter(|chunk| {
                         let mut found = Vec::with_capacity(chunk.len() * 4);
                         // One position ahead: its reads are under way while
@@ -545,6 +550,9 @@ fn levels<S: Codes>(scheme: S, pair: PairSolve<'_>) -> Vec<(Sector, Vec<u16>)> {
         })
         .collect()
 }
+
+/// The fewest resolved positions a worker of a level takes at a time.
+const MIN_CHUNK: usize = 256;
 
 /// A slot's value and counter in one word.
 #[inline]
