@@ -570,42 +570,6 @@ impl Indexer {
         }
         batch.gather(self, out, from);
     }
-
-    /// Number of positions in the class stored at a canonical slot (16
-    /// divided by the stabiliser's size); cheap unless the opponent's stones
-    /// are symmetric. Meaningless for a hole.
-    #[inline]
-    pub fn class_size(&self, sector: Sector, slot: u64) -> u32 {
-        let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
-        if a > MAX_STONES || b > MAX_STONES || a + b > POINTS {
-            return 0;
-        }
-        let per_orbit = BINOMIAL[POINTS - b][a];
-        match self.stabilisers[b].get((slot / per_orbit) as usize) {
-            Some(1) => SYMMETRY_COUNT as u32,
-            Some(_) => match self.unindex(sector, slot) {
-                Some(node) => SYMMETRY_COUNT as u32 / self.stabiliser_size(&node),
-                None => 0,
-            },
-            None => 0,
-        }
-    }
-
-    /// Number of symmetries that map the position onto itself (1, 2, 4, 8 or 16).
-    ///
-    /// # Panics
-    /// If the opponent has more than nine stones.
-    #[inline]
-    pub fn stabiliser_size(&self, node: &Node) -> u32 {
-        let e = self.entry(node.them);
-        if e & STAB_FLAG == 0 {
-            return 1;
-        }
-        let sym = Symmetries::get();
-        Symmetries::all()
-            .filter(|&g| sym.map(g, node.us) == node.us && sym.map(g, node.them) == node.them)
-            .count() as u32
-    }
 }
 
 /// A batch of `Indexer::renumber`: where each position goes in the run,
@@ -913,5 +877,6 @@ pub fn count_classes(sector: Sector) -> u64 {
     total / SYMMETRY_COUNT as u64
 }
 
+mod classes;
 #[cfg(test)]
 mod tests;

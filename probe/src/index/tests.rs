@@ -142,6 +142,44 @@ fn images(node: &Node) -> impl Iterator<Item = Node> + '_ {
     })
 }
 
+/// Every slot's class size, counted a table at a time, is the number of
+/// distinct images of its position (holes included: their position has
+/// one too), from any first slot; past the sector's end it is 0.
+#[test]
+fn class_sizes_count_the_distinct_images() {
+    let ix = Indexer::get();
+    for sector in [
+        Sector::moving(3, 2),
+        Sector::moving(2, 4),
+        Sector::moving(4, 4),
+        Sector::moving(0, 8),
+        "4v4h1v1".parse().unwrap(),
+    ] {
+        let n = ix.slots(sector);
+        let mut sizes = Vec::new();
+        ix.class_sizes(sector, 0..n + 3, |slot, size| sizes.push((slot, size)));
+        assert_eq!(sizes.len() as u64, n + 3, "{sector}");
+        let mut symmetric = 0;
+        for &(slot, size) in &sizes[..n as usize] {
+            let node = ix.unindex(sector, slot).unwrap();
+            let mut distinct: Vec<(Bitboard, Bitboard)> =
+                images(&node).map(|m| (m.us, m.them)).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(size as usize, distinct.len(), "{sector}: slot {slot}");
+            assert_eq!(size, ix.class_size(sector, slot), "{sector}: slot {slot}");
+            symmetric += u32::from(size < 16);
+        }
+        assert!(symmetric > 0, "{sector}: no symmetric position tried");
+        assert!(sizes[n as usize..].iter().all(|&(_, size)| size == 0));
+        // From the middle of an orbit block.
+        let from = n / 3 + 1;
+        let mut tail = Vec::new();
+        ix.class_sizes(sector, from..n, |slot, size| tail.push((slot, size)));
+        assert_eq!(tail, sizes[from as usize..n as usize], "{sector}");
+    }
+}
+
 #[test]
 fn symmetric_images_share_a_slot_and_canonical_slots_count_classes() {
     let ix = Indexer::get();

@@ -383,7 +383,9 @@ impl Tally {
     fn of(sector: Sector, rule: bool, first: u64, codes: &[u16]) -> Tally {
         let ix = Indexer::get();
         let mut t = Tally::default();
-        for (slot, &code) in (first..).zip(codes) {
+        let slots = first..first + codes.len() as u64;
+        ix.class_sizes(sector, slots, |slot, weight| {
+            let code = codes[(slot - first) as usize];
             let value = if rule {
                 RuleOutcome::from_code(code)
             } else {
@@ -391,10 +393,10 @@ impl Tally {
             };
             let Some(value) = value else {
                 t.holes += 1;
-                continue;
+                return;
             };
             t.max_code = t.max_code.max(code);
-            let weight = ix.class_size(sector, slot) as u64;
+            let weight = weight as u64;
             let (class, all) = match value {
                 RuleOutcome::Win(d) => {
                     t.max_win = t.max_win.max(Some(d));
@@ -416,7 +418,7 @@ impl Tally {
             };
             *class += 1;
             *all += weight;
-        }
+        });
         t
     }
 
