@@ -2,7 +2,7 @@
 //! symmetries that map its position onto itself.
 
 use super::{Indexer, BINOMIAL, MAX_STONES, STAB_FLAG};
-use crate::board::{Symmetries, Symmetry, POINTS, SYMMETRY_COUNT};
+use crate::board::{Bitboard, Symmetries, Symmetry, POINTS, SYMMETRY_COUNT};
 use crate::position::Node;
 use crate::sector::Sector;
 use std::ops::Range;
@@ -10,7 +10,8 @@ use std::ops::Range;
 impl Indexer {
     /// Number of positions in the class stored at a canonical slot (16
     /// divided by the stabiliser's size); cheap unless the opponent's stones
-    /// are symmetric. Meaningless for a hole.
+    /// are symmetric (then only the symmetries fixing them are tried on the
+    /// mover's stones). Meaningless for a hole.
     #[inline]
     pub fn class_size(&self, sector: Sector, slot: u64) -> u32 {
         let Some(per_orbit) = per_orbit(sector) else {
@@ -19,8 +20,8 @@ impl Indexer {
         let b = sector.opp_board as usize;
         match self.stabilisers[b].get((slot / per_orbit) as usize) {
             Some(1) => SYMMETRY_COUNT as u32,
-            Some(_) => match self.unindex(sector, slot) {
-                Some(node) => SYMMETRY_COUNT as u32 / self.stabiliser_size(&node),
+            Some(&fixing) => match self.unindex(sector, slot) {
+                Some(node) => SYMMETRY_COUNT as u32 / fixed_by(fixing, node.us),
                 None => 0,
             },
             None => 0,
@@ -29,15 +30,14 @@ impl Indexer {
 
     /// `class_size` of every slot of `slots` in turn, as `f(slot, size)`
     /// (0 past the sector's end): an orbit block at a time, its positions
-    /// walked in order and only the symmetries fixing the opponent's
-    /// stones tried on the mover's. For counting a whole table.
+    /// walked in order rather than each ranked back. For counting a whole
+    /// table.
     pub fn class_sizes(&self, sector: Sector, slots: Range<u64>, mut f: impl FnMut(u64, u32)) {
         let Some(per_orbit) = per_orbit(sector).filter(|&n| n > 0) else {
             slots.for_each(|slot| f(slot, 0));
             return;
         };
         let stabilisers = &self.stabilisers[sector.opp_board as usize];
-        let sym = Symmetries::get();
         let mut start = slots.start;
         while start < slots.end {
             let orbit = start / per_orbit;
@@ -49,14 +49,7 @@ impl Indexer {
                     // a symmetry fixes the position when it is one of those
                     // fixing them and fixes the mover's stones too.
                     for (slot, node) in self.positions(sector, start..end) {
-                        let mut rest = fixing;
-                        let mut fixed = 0;
-                        while rest != 0 {
-                            let g = Symmetry(rest.trailing_zeros() as u8);
-                            rest &= rest - 1;
-                            fixed += u32::from(sym.map(g, node.us) == node.us);
-                        }
-                        f(slot, SYMMETRY_COUNT as u32 / fixed);
+                        f(slot, SYMMETRY_COUNT as u32 / fixed_by(fixing, node.us));
                     }
                 }
                 None => (start..end).for_each(|slot| f(slot, 0)),
@@ -80,6 +73,22 @@ impl Indexer {
             .filter(|&g| sym.map(g, node.us) == node.us && sym.map(g, node.them) == node.them)
             .count() as u32
     }
+}
+
+/// How many of the symmetries `fixing` (a bit each; those fixing the
+/// opponent's stones, the identity among them) also fix the mover's
+/// stones `us`: the size of the position's stabiliser.
+#[inline]
+fn fixed_by(fixing: u16, us: Bitboard) -> u32 {
+    let sym = Symmetries::get();
+    let mut rest = fixing;
+    let mut fixed = 0;
+    while rest != 0 {
+        let g = Symmetry(rest.trailing_zeros() as u8);
+        rest &= rest - 1;
+        fixed += u32::from(sym.map(g, us) == us);
+    }
+    fixed
 }
 
 /// Slots of one orbit block of `sector`; `None` for a sector the index
