@@ -134,7 +134,7 @@ fn solve_placement_as<S: Codes>(
         .par_chunks_mut(per_orbit as usize)
         .enumerate()
         .for_each_init(Block::default, |block, (orbit, out)| {
-            out.copy_from_slice(&block.solve(sector, orbit as u64, &next));
+            block.solve(sector, orbit as u64, &next, out);
             let now = done.fetch_add(per_orbit, Relaxed) + per_orbit;
             progress.initialised(now, n);
         });
@@ -172,8 +172,14 @@ fn ranked<S: Codes>(scheme: S, code: u16) -> u64 {
 }
 
 impl Block {
-    /// The codes of the slots of orbit block `orbit` of `sector`.
-    fn solve<S: Codes>(&mut self, sector: Sector, orbit: u64, next: &Successors<S>) -> Vec<u16> {
+    /// The codes of the slots of orbit block `orbit` of `sector`, into `out`.
+    fn solve<S: Codes>(
+        &mut self,
+        sector: Sector,
+        orbit: u64,
+        next: &Successors<S>,
+        out: &mut [u16],
+    ) {
         let ix = Indexer::get();
         let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
         let free_points = POINTS - b;
@@ -250,10 +256,12 @@ impl Block {
         // entry of its stones plus `j`, with a capture when `j` is in one of
         // that entry's mills. No branch on either (they are unpredictable).
         let all_free = (1u32 << free_points) - 1;
-        ix.positions(sector, first..first + per_orbit)
-            .map(|(slot, node)| {
+        debug_assert_eq!(out.len() as u64, per_orbit);
+        let positions = ix.positions(sector, first..first + per_orbit);
+        for (code_out, (slot, node)) in out.iter_mut().zip(positions) {
+            *code_out = 'position: {
                 if !plain && ix.index(&node) != slot {
-                    return HOLE;
+                    break 'position HOLE;
                 }
                 let code = compress(node.us, rep);
                 let mut best = u64::MAX;
@@ -266,8 +274,8 @@ impl Block {
                     best = best.min(self.turns[entry][closes]);
                 }
                 value_of_best(scheme, best)
-            })
-            .collect()
+            };
+        }
     }
 }
 
