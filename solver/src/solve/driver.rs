@@ -247,7 +247,9 @@ pub fn working_bytes(sectors: &[Sector]) -> u64 {
 }
 
 /// Bytes a slot counted for the seeds a moving sector's initialisation
-/// finds, before it runs (the most measured, 9v7's, with a margin).
+/// finds, before it runs (the most measured, 9v6's under N = 50: 2.52,
+/// with a margin). Gathered in batches (`retro`), they peak at what they
+/// hold in the end.
 const SEED_BYTES_PER_SLOT: u64 = 3;
 
 /// Bytes of the budget kept free for what grows after the last count (the
@@ -473,8 +475,8 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                     // What the sectors initialised hold, then the slot
                     // words of this one and the seeds it will find: a
                     // 4-byte slot each, and seeds of up to 3 bytes a slot
-                    // (9v7 holds 2.36 after its sort, 2.56 at its peak
-                    // while they grow; 7v9 0.17: `MOULIN_TRACE=1`).
+                    // (9v6 under N = 50 holds 2.52, 9v7 2.36, 7v9 0.17:
+                    // `MOULIN_TRACE=1`).
                     let working = pair.held_bytes()
                         + working_bytes(&[sector])
                         + SEED_BYTES_PER_SLOT * ix.slots(sector);
@@ -505,12 +507,17 @@ fn run(options: &SolveOptions) -> anyhow::Result<SolveReport> {
                 }
                 // The levels' lists of positions (the frontier being read,
                 // the next one being built: up to 2.4 bytes a slot of the
-                // pair measured on 7v9 + 9v7 under N = 100), then the codes
-                // written, come on top of the slot words and seeds.
+                // pair measured on 7v9 + 9v7 under N = 100, 1.6 on 6v9 +
+                // 9v6 under N = 50), then the codes written, come on top of
+                // the slot words and seeds.
                 let held = pair.held_bytes();
-                budget(&mut solved, &[], held + 3 * item_slots, &[], held);
+                let levels = held + 3 * item_slots;
+                budget(&mut solved, &[], levels, &[], held);
                 let results = pair.finish();
                 clock.lap("levels");
+                let kept: u64 = solved.sectors().into_iter().map(codes_bytes).sum();
+                let name: Vec<String> = sectors.iter().map(|s| s.name()).collect();
+                super::memory::trace_resident(&format!("{} levels", name.join("+")), kept + levels);
                 results
             }
             Work::Placement(s) => {
