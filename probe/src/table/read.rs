@@ -575,6 +575,24 @@ impl<S: Storage> Table<S> {
         Ok(out)
     }
 
+    /// The codes of one block into `out`, exactly one per slot of the block
+    /// (slots `block * block_slots` on): `decode_into` a block at a time,
+    /// for a caller that decodes the blocks in parallel. The whole file's
+    /// checksum is the caller's to check (`check_checksum`).
+    pub fn decode_block_into(&self, block: u32, out: &mut [u16]) -> Result<(), FileError> {
+        self.check_slot_order()?;
+        let decoded = self.decode_block(block)?;
+        if decoded.len() != out.len() || out.len() as u64 != self.summary.slots_in_block(block) {
+            return Err(corrupt(format!(
+                "block {block} holds {} slots, {} asked for",
+                decoded.len(),
+                out.len()
+            )));
+        }
+        decoded.copy_to(out);
+        Ok(())
+    }
+
     /// `decode_all` into memory the caller gives, exactly one code per slot
     /// of the table (a caller that knows the sector's size allocates it
     /// once, in the pages it wants, with no growing).

@@ -37,6 +37,24 @@ fn check_round_trip(s: Sector, codes: &[u16], options: &WriteOptions, encoding: 
         let err = table.decode_into(&mut vec![0; wrong]).unwrap_err();
         assert!(err.to_string().contains("slots asked for"), "{err}");
     }
+    // Block by block, as a parallel reader decodes them.
+    let per = summary.block_slots as usize;
+    let mut blocks = vec![7u16; codes.len()];
+    for (block, out) in blocks.chunks_mut(per).enumerate() {
+        table.decode_block_into(block as u32, out).unwrap();
+    }
+    assert_eq!(blocks, codes, "{s}: decode_block_into");
+    let err = table
+        .decode_block_into(0, &mut vec![0; per.min(codes.len()) + 1])
+        .unwrap_err();
+    assert!(err.to_string().contains("asked for"), "{err}");
+    let past = table.decode_block_into(summary.blocks, &mut vec![0; per]);
+    assert!(
+        past.is_err(),
+        "block {} of {}",
+        summary.blocks,
+        summary.blocks
+    );
     for slot in (0..codes.len()).step_by(97).chain([codes.len() - 1]) {
         assert_eq!(
             table.get(slot as u64).unwrap(),

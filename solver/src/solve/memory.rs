@@ -31,6 +31,15 @@ pub fn huge_vec<T: Send>(n: usize, fill: impl Fn(usize) -> T + Sync) -> Vec<T> {
     v
 }
 
+/// `n` zeros in memory that asks for huge pages before its first touch,
+/// which the system zeroes: for a caller that overwrites every element
+/// (in parallel) anyway.
+pub fn huge_zeroed(n: usize) -> Vec<u16> {
+    let mut v = vec![0u16; n];
+    advise_huge_pages(v.as_mut_ptr().cast(), n * std::mem::size_of::<u16>());
+    v
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: *mut u8, len: usize) {
     const HUGE: usize = 2 << 20;

@@ -1,13 +1,16 @@
 //! Reading the table files for the verifier: the directory's listing, a
 //! header alone, a whole table with its checksums.
 
+use crate::solve::memory::huge_zeroed;
 use moulin_probe::error::chain;
+use moulin_probe::index::Indexer;
 use moulin_probe::play::outcome_code;
 use moulin_probe::table::format::HEADER_LEN;
 use moulin_probe::table::read::check_file_name;
 use moulin_probe::table::{Table, TableKind, TableSummary, EXTENSION};
 use moulin_probe::value::HOLE;
-use moulin_probe::{ProbeError, Sector, Tablebase};
+use moulin_probe::{FileError, ProbeError, Sector, Tablebase};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::io::Read;
@@ -61,11 +64,30 @@ pub fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
             table.sector()
         ));
     }
-    let values = table.decode_all().map_err(|e| fail(&e))?;
+    let values = decode_parallel(&table, sector).map_err(|e| fail(&e))?;
     Ok(Loaded {
         summary: Some(*table.summary()),
         values,
     })
+}
+
+/// Every code of a table after its file's checksum, as `Table::decode_all`
+/// gives them: a table of the sector's size has its blocks decoded in
+/// parallel into one allocation in huge pages (the derivation reads it at
+/// random); any other (damaged) one is read block after block.
+fn decode_parallel(table: &Table<Vec<u8>>, sector: Sector) -> Result<Vec<u16>, FileError> {
+    let s = table.summary();
+    let per = s.block_slots as u64;
+    if s.slots != Indexer::get().slots(sector) || s.slots.div_ceil(per) != s.blocks as u64 {
+        return table.decode_all();
+    }
+    table.check_checksum()?;
+    let mut values = huge_zeroed(s.slots as usize);
+    values
+        .par_chunks_mut(per as usize)
+        .enumerate()
+        .try_for_each(|(block, out)| table.decode_block_into(block as u32, out))?;
+    Ok(values)
 }
 
 /// A sector of a play set, as `load` reads a table: both files' checksums,
@@ -134,26 +156,37 @@ pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
             path.display()
         ));
     }
-    let outcomes = table.decode_all().map_err(|e| fail(&e))?;
-    if outcomes.len() != own.values.len() {
+    if table.slots() != own.values.len() as u64 {
         return Err(format!(
             "{}: {} slots, the table has {}",
             path.display(),
-            outcomes.len(),
+            table.slots(),
             own.values.len()
         ));
     }
+    table.check_checksum().map_err(|e| fail(&e))?;
+    // Block by block in parallel: the first slot whose outcome is wrong.
     let rules = &d.rules;
-    let wrong = own
-        .values
-        .iter()
-        .zip(&outcomes)
-        .position(|(&code, &out)| code != HOLE && outcome_code(rules, code) != Some(out));
+    let per = table.summary().block_slots as usize;
+    let wrong =
+        own.values
+            .par_chunks(per)
+            .enumerate()
+            .map(|(block, codes)| {
+                let mut outcomes = vec![0u16; codes.len()];
+                table.decode_block_into(block as u32, &mut outcomes)?;
+                let wrong = codes.iter().zip(&outcomes).position(|(&code, &out)| {
+                    code != HOLE && outcome_code(rules, code) != Some(out)
+                });
+                Ok(wrong.map(|i| (block * per + i, outcomes[i])))
+            })
+            .find_map_first(|found: Result<_, FileError>| found.transpose())
+            .transpose()
+            .map_err(|e| fail(&e))?;
     match wrong {
-        Some(slot) => Err(format!(
-            "{}: slot {slot} holds outcome code {}, the table's outcome is {}",
+        Some((slot, outcome)) => Err(format!(
+            "{}: slot {slot} holds outcome code {outcome}, the table's outcome is {}",
             path.display(),
-            outcomes[slot],
             outcome_code(rules, own.values[slot]).map_or("a hole".into(), |o| o.to_string())
         )),
         None => Ok(true),

@@ -67,27 +67,24 @@ impl Scratch {
 /// `PlainRanker` (building one costs about as much as ranking a few hundred).
 const RANKER_FROM: usize = 256;
 
-/// `Scratch::best` before any turn; below every rank of a value.
-const NO_TURN: i32 = i32::MIN + 1;
-/// `Scratch::best` once a successor could not be read.
-const UNREADABLE: i32 = i32::MIN;
-
-/// Codes below this are ranked from a table (the others by `rule::decode`):
-/// every distance of the game is far below it.
-const RANKED: usize = 4096;
+/// `Scratch::best` before any turn: below every rank of a value.
+const NO_TURN: i32 = i32::MIN;
+/// `Scratch::best` once a successor could not be read: above every rank of
+/// a value, so that the best of it and any turn's value stays it.
+const UNREADABLE: i32 = i32::MAX;
 
 /// Where the positions after one kind of turn (quiet, or with a removal)
 /// are read, and what their codes are worth to the mover.
 struct Next<'a> {
-    /// Their sector's codes; `None` when the player to move there has fewer
-    /// than three stones (`loss 0`) or when the sector was not loaded.
+    /// Their sector's codes; `None` when the sector was not loaded.
     codes: Option<&'a [u16]>,
-    /// Whether the player to move there has lost already.
-    lost: bool,
-    /// Whether the turn removes a stone.
-    capture: bool,
-    /// The rank of the turn's value to the mover, by the code it leads to.
-    ranks: Vec<i32>,
+    /// The rank of every such turn when the player to move after it has
+    /// fewer than three stones (`loss 0`).
+    lost: Option<i32>,
+    /// The rank of the turn's value to the mover, by the code it leads to
+    /// (`UNREADABLE` for a hole). The value of a turn depends on the code
+    /// and the phase only, which the sector fixes.
+    ranks: Box<[i32]>,
 }
 
 impl<'a> Next<'a> {
@@ -98,35 +95,28 @@ impl<'a> Next<'a> {
         lost: bool,
         capture: bool,
     ) -> Next<'a> {
-        let ranks = (0..RANKED as u16)
-            .map(|code| match rule::decode(rules, code) {
-                Some(after) => rule::move_value(rules, mover, capture, after).rank(),
-                None => i32::MIN,
-            })
+        let rank = |after| rule::move_value(rules, mover, capture, after).rank();
+        let ranks = (0..=u16::MAX)
+            .map(|code| rule::decode(rules, code).map_or(UNREADABLE, rank))
             .collect();
         Next {
             codes,
-            lost,
-            capture,
+            lost: lost.then(|| rank(RuleOutcome::Loss(0))),
             ranks,
         }
     }
 
-    /// The rank of the turn's value to the mover of `node`, when the next
-    /// position's slot is `slot()`; `None` when the next position cannot be
-    /// read.
+    /// The rank of the turn's value to the mover when the next position's
+    /// slot is `slot`; `UNREADABLE` when it cannot be read.
     #[inline]
-    fn rank(&self, rules: &Rules, node: &Node, slot: impl FnOnce() -> u64) -> Option<i32> {
-        let after = if self.lost {
-            RuleOutcome::Loss(0)
-        } else {
-            let code = *self.codes?.get(slot() as usize)?;
-            if let Some(&rank) = self.ranks.get(code as usize) {
-                return (rank != i32::MIN).then_some(rank);
-            }
-            rule::decode(rules, code)?
-        };
-        Some(rule::move_value(rules, node, self.capture, after).rank())
+    fn rank(&self, slot: u64) -> i32 {
+        if let Some(rank) = self.lost {
+            return rank;
+        }
+        match self.codes.and_then(|c| c.get(slot as usize)) {
+            Some(&code) => self.ranks[code as usize],
+            None => UNREADABLE,
+        }
     }
 }
 
@@ -252,12 +242,6 @@ impl<'a> Sweep<'a> {
                 .victims
                 .extend(scratch.them.iter().map(|&t| removable(t)));
         }
-        let node = |t: Bitboard| Node {
-            us: u,
-            them: t,
-            us_hand: s.stm_hand,
-            them_hand: s.opp_hand,
-        };
         let Scratch {
             them,
             best,
@@ -273,9 +257,11 @@ impl<'a> Sweep<'a> {
                 true => PlainRanker::new(&turn.frame, a),
                 false => None,
             };
-            match &ranker {
-                Some(r) => self.play(turn, them, victims, best, &node, |us| r.slot(us)),
-                None => self.play(turn, them, victims, best, &node, |us| turn.frame.slot(us)),
+            match (&ranker, turn.mill) {
+                (Some(r), false) => self.play_quiet(turn, them, best, |us| r.slot(us)),
+                (Some(r), true) => self.play_mill(turn, them, victims, best, |us| r.slot(us)),
+                (None, false) => self.play_quiet(turn, them, best, |us| turn.frame.slot(us)),
+                (None, true) => self.play_mill(turn, them, victims, best, |us| turn.frame.slot(us)),
             }
         }
         let lost = RuleOutcome::Loss(0).rank();
@@ -286,44 +272,72 @@ impl<'a> Sweep<'a> {
                 NO_TURN => Some(lost),
                 rank => Some(rank),
             };
-            visit(scratch.slots[i], node(t), scratch.codes[i], best);
+            let node = Node {
+                us: u,
+                them: t,
+                us_hand: s.stm_hand,
+                them_hand: s.opp_hand,
+            };
+            visit(scratch.slots[i], node, scratch.codes[i], best);
         }
     }
 
-    /// Raises `best` of each class (opponent's stones `them`) by `turn`,
-    /// whose successors' slots are `slot(their mover's stones)`.
+    /// Raises `best` of each class (opponent's stones `them`) by the quiet
+    /// `turn`, whose successors' slots are `slot(their mover's stones)`.
     #[inline]
-    fn play(
+    fn play_quiet(
+        &self,
+        turn: &Turn,
+        them: &[Bitboard],
+        best: &mut [i32],
+        slot: impl Fn(Bitboard) -> u64,
+    ) {
+        let next = &self.quiet;
+        let legal = |t: Bitboard| turn.to & t == 0;
+        match (next.lost, next.codes) {
+            // The common case, with nothing but the code to look at.
+            (None, Some(codes)) => {
+                for (b, &t) in best.iter_mut().zip(them) {
+                    if legal(t) {
+                        let rank = match codes.get(slot(t) as usize) {
+                            Some(&code) => next.ranks[code as usize],
+                            None => UNREADABLE,
+                        };
+                        *b = (*b).max(rank);
+                    }
+                }
+            }
+            _ => {
+                for (b, &t) in best.iter_mut().zip(them) {
+                    if legal(t) {
+                        *b = (*b).max(next.rank(slot(t)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Raises `best` of each class by `turn`, which closes a mill, once per
+    /// stone it may remove; the successors' slots are `slot(their mover's
+    /// stones)`.
+    #[inline]
+    fn play_mill(
         &self,
         turn: &Turn,
         them: &[Bitboard],
         victims: &[Bitboard],
         best: &mut [i32],
-        node: &impl Fn(Bitboard) -> Node,
         slot: impl Fn(Bitboard) -> u64,
     ) {
-        for (i, &t) in them.iter().enumerate() {
-            if turn.to & t != 0 || best[i] == UNREADABLE {
+        for ((b, &t), &victims) in best.iter_mut().zip(them).zip(victims) {
+            if turn.to & t != 0 {
                 continue;
             }
-            if turn.mill {
-                let mut left = victims[i];
-                while left != 0 {
-                    let r = left & left.wrapping_neg();
-                    left ^= r;
-                    match self.capture.rank(&self.rules, &node(t), || slot(t ^ r)) {
-                        Some(rank) => best[i] = best[i].max(rank),
-                        None => {
-                            best[i] = UNREADABLE;
-                            break;
-                        }
-                    }
-                }
-            } else {
-                match self.quiet.rank(&self.rules, &node(t), || slot(t)) {
-                    Some(rank) => best[i] = best[i].max(rank),
-                    None => best[i] = UNREADABLE,
-                }
+            let mut left = victims;
+            while left != 0 {
+                let r = left & left.wrapping_neg();
+                left ^= r;
+                *b = (*b).max(self.capture.rank(slot(t ^ r)));
             }
         }
     }
