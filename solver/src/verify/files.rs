@@ -3,7 +3,6 @@
 
 use crate::solve::memory::huge_zeroed;
 use moulin_probe::error::chain;
-use moulin_probe::index::Indexer;
 use moulin_probe::play::outcome_code;
 use moulin_probe::table::format::HEADER_LEN;
 use moulin_probe::table::read::check_file_name;
@@ -64,7 +63,7 @@ pub fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
             table.sector()
         ));
     }
-    let values = decode_parallel(&table, sector).map_err(|e| fail(&e))?;
+    let values = decode_parallel(&table).map_err(|e| fail(&e))?;
     Ok(Loaded {
         summary: Some(*table.summary()),
         values,
@@ -72,19 +71,15 @@ pub fn load(path: &Path, sector: Sector) -> Result<Loaded, String> {
 }
 
 /// Every code of a table after its file's checksum, as `Table::decode_all`
-/// gives them: a table of the sector's size has its blocks decoded in
-/// parallel into one allocation in huge pages (the derivation reads it at
-/// random); any other (damaged) one is read block after block.
-fn decode_parallel(table: &Table<Vec<u8>>, sector: Sector) -> Result<Vec<u16>, FileError> {
+/// gives them, its blocks decoded in parallel into one allocation in huge
+/// pages (the derivation reads it at random). The header's checks make the
+/// blocks cover the sector's slots, `block_slots` each but the last.
+fn decode_parallel(table: &Table<Vec<u8>>) -> Result<Vec<u16>, FileError> {
     let s = table.summary();
-    let per = s.block_slots as u64;
-    if s.slots != Indexer::get().slots(sector) || s.slots.div_ceil(per) != s.blocks as u64 {
-        return table.decode_all();
-    }
     table.check_checksum()?;
     let mut values = huge_zeroed(s.slots as usize);
     values
-        .par_chunks_mut(per as usize)
+        .par_chunks_mut(s.block_slots as usize)
         .enumerate()
         .try_for_each(|(block, out)| table.decode_block_into(block as u32, out))?;
     Ok(values)
