@@ -167,10 +167,10 @@ pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
         own.values
             .par_chunks(per)
             .enumerate()
-            .map(|(block, codes)| {
-                let mut outcomes = vec![0u16; codes.len()];
-                table.decode_block_into(block as u32, &mut outcomes)?;
-                let wrong = codes.iter().zip(&outcomes).position(|(&code, &out)| {
+            .map_init(Vec::new, |outcomes, (block, codes)| {
+                outcomes.resize(codes.len(), 0);
+                table.decode_block_into(block as u32, outcomes)?;
+                let wrong = codes.iter().zip(outcomes.iter()).position(|(&code, &out)| {
                     code != HOLE && outcome_code(rules, code) != Some(out)
                 });
                 Ok(wrong.map(|i| (block * per + i, outcomes[i])))

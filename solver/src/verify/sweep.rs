@@ -292,27 +292,9 @@ impl<'a> Sweep<'a> {
         best: &mut [i32],
         slot: impl Fn(Bitboard) -> u64,
     ) {
-        let next = &self.quiet;
-        let legal = |t: Bitboard| turn.to & t == 0;
-        match (next.lost, next.codes) {
-            // The common case, with nothing but the code to look at.
-            (None, Some(codes)) => {
-                for (b, &t) in best.iter_mut().zip(them) {
-                    if legal(t) {
-                        let rank = match codes.get(slot(t) as usize) {
-                            Some(&code) => next.ranks[code as usize],
-                            None => UNREADABLE,
-                        };
-                        *b = (*b).max(rank);
-                    }
-                }
-            }
-            _ => {
-                for (b, &t) in best.iter_mut().zip(them) {
-                    if legal(t) {
-                        *b = (*b).max(next.rank(slot(t)));
-                    }
-                }
+        for (b, &t) in best.iter_mut().zip(them) {
+            if turn.to & t == 0 {
+                *b = (*b).max(self.quiet.rank(slot(t)));
             }
         }
     }
