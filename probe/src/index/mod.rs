@@ -156,7 +156,85 @@ fn compress_by_points(mut set: Bitboard, taken: Bitboard) -> Bitboard {
     out
 }
 
-/// The `k`-point set of colexicographic rank `rank` among the points outside `taken`.
+/// `EXPAND[taken][code]`: the inverse of `compress` within one byte of
+/// the board, the low bits of `code` spread over the points outside `taken`.
+static EXPAND: [[u8; 256]; 256] = {
+    let mut t = [[0u8; 256]; 256];
+    let mut taken = 0;
+    while taken < 256 {
+        let mut code = 0;
+        while code < 256 {
+            let mut out = 0u32;
+            let mut bit = 0;
+            let mut p = 0;
+            while p < 8 {
+                if taken & (1 << p) == 0 {
+                    if code & (1 << bit) != 0 {
+                        out |= 1 << p;
+                    }
+                    bit += 1;
+                }
+                p += 1;
+            }
+            t[taken as usize][code as usize] = out as u8;
+            code += 1;
+        }
+        taken += 1;
+    }
+    t
+};
+
+/// The set whose `compress` beside `taken` is `code`: bit `i` of `code` on
+/// the `i`-th point outside `taken`. One lookup per byte of the board.
+#[inline]
+pub fn expand(code: Bitboard, taken: Bitboard) -> Bitboard {
+    let (t0, t1, t2) = (taken & 0xff, (taken >> 8) & 0xff, (taken >> 16) & 0xff);
+    let free0 = 8 - t0.count_ones();
+    let free1 = 8 - t1.count_ones();
+    let (c1, c2) = (code >> free0, code >> (free0 + free1));
+    let e0 = EXPAND[t0 as usize][(code & 0xff) as usize] as u32;
+    let e1 = EXPAND[t1 as usize][(c1 & 0xff) as usize] as u32;
+    let e2 = EXPAND[t2 as usize][(c2 & 0xff) as usize] as u32;
+    e0 | e1 << 8 | e2 << 16
+}
+
+/// `BY_SIZE[i][c]` = C(c, i): per size, the binomials of every point
+/// count, for `colex_unrank`'s comparisons.
+static BY_SIZE: [[u32; POINTS]; MAX_STONES + 1] = {
+    let mut t = [[0u32; POINTS]; MAX_STONES + 1];
+    let mut i = 0;
+    while i <= MAX_STONES {
+        let mut c = 0;
+        while c < POINTS {
+            t[i][c] = BINOMIAL[c][i] as u32;
+            c += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The `k`-point set (`k` <= 9) of colexicographic rank `rank` among all
+/// subsets of the 24 points (`rank` < C(24, k)). The combinatorial number
+/// system taken greedily: the largest element `c` has the largest C(c, k)
+/// not above `rank`, and so on down. Each element is a count of binomials
+/// not above the rank, without a branch.
+#[inline]
+pub fn colex_unrank(rank: u64, k: usize) -> Bitboard {
+    let mut rank = rank as u32;
+    let mut set = 0;
+    for i in (1..=k.min(MAX_STONES)).rev() {
+        let below = BY_SIZE[i].iter().map(|&b| (b <= rank) as u32).sum::<u32>();
+        let c = below - 1;
+        rank -= BY_SIZE[i][c as usize];
+        set |= 1 << c;
+    }
+    set
+}
+
+/// The `k`-point set of colexicographic rank `rank` among the points
+/// outside `taken`, one point at a time: the definition, for the tests.
+#[cfg(test)]
 fn colex_unrank_among_free(mut rank: u64, k: usize, taken: Bitboard) -> Bitboard {
     let mut set = 0;
     let mut free = POINTS - taken.count_ones() as usize; // free points below `point`
@@ -456,7 +534,7 @@ impl Indexer {
         let per_orbit = BINOMIAL[POINTS - b][a];
         let orbit = (slot / per_orbit) as usize;
         let them = *self.reps[b].get(orbit)?;
-        let us = colex_unrank_among_free(slot % per_orbit, a, them);
+        let us = expand(colex_unrank(slot % per_orbit, a), them);
         Some(Node {
             us,
             them,

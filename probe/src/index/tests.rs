@@ -124,6 +124,61 @@ fn colex_round_trip() {
 }
 
 #[test]
+fn unrank_by_counting_matches_the_definition() {
+    let mut x = 0x2545_F491u32;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let taken = x & crate::board::ALL_POINTS & (x >> 3 | x >> 7);
+        let free = 24 - taken.count_ones() as usize;
+        let k = (x >> 24) as usize % 10;
+        let count = BINOMIAL[free][k];
+        if count == 0 {
+            continue;
+        }
+        for rank in [
+            0,
+            count - 1,
+            u64::from(x) % count,
+            u64::from(x >> 5) % count,
+        ] {
+            let set = expand(colex_unrank(rank, k), taken);
+            assert_eq!(
+                set,
+                colex_unrank_among_free(rank, k, taken),
+                "{rank} {k} {taken:#x}"
+            );
+        }
+    }
+    // Every rank of every size among all 24 points, against colex_rank.
+    for (k, &count) in BINOMIAL[24].iter().enumerate().take(5) {
+        for rank in 0..count {
+            let set = colex_unrank(rank, k);
+            assert_eq!(set.count_ones() as usize, k);
+            assert_eq!(colex_rank(set), rank);
+        }
+    }
+}
+
+#[test]
+fn expand_undoes_compress() {
+    let mut x = 0x9E37_79B9u32;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let taken = x & crate::board::ALL_POINTS & (x >> 3 | x >> 7);
+        let set = (x.rotate_left(11) ^ x) & crate::board::ALL_POINTS & !taken;
+        assert_eq!(
+            expand(compress(set, taken), taken),
+            set,
+            "{set:#x} {taken:#x}"
+        );
+    }
+}
+
+#[test]
 fn orbit_counts_match_burnside() {
     let ix = Indexer::get();
     for k in 0..=9u8 {
