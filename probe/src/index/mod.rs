@@ -956,5 +956,6 @@ pub fn count_classes(sector: Sector) -> u64 {
 }
 
 mod classes;
+mod mover;
 #[cfg(test)]
 mod tests;

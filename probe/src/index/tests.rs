@@ -50,6 +50,64 @@ fn the_plain_ranker_ranks_as_the_frame() {
     );
 }
 
+/// `slots_beside` gives `Frame::slot` of every class of some sectors,
+/// mover-major as the passes call it (the opponent's sets symmetric under
+/// the mover's stabiliser included), and of random sets of mixed sizes.
+#[test]
+fn slots_beside_rank_as_the_frame() {
+    let ix = Indexer::get();
+    let mut out = Vec::new();
+    let (mut checked, mut symmetric) = (0, 0);
+    for s in [
+        Sector::moving(3, 3),
+        Sector::moving(4, 4),
+        Sector::moving(5, 3),
+        Sector::moving(2, 6),
+    ] {
+        for orbit in 0..ix.orbits(s.stm_board as usize) {
+            let mut them = Vec::new();
+            let mut mover = 0;
+            ix.for_each_class_of_mover(s, orbit, |u, t, _| {
+                mover = u;
+                them.push(t);
+            });
+            ix.slots_beside(mover, &them, &mut out);
+            assert_eq!(out.len(), them.len());
+            for (&t, &slot) in them.iter().zip(&out) {
+                assert_eq!(slot, ix.frame(t).slot(mover), "{s}: {mover:x} {t:x}");
+                symmetric += usize::from(!ix.frame(t).is_plain());
+                checked += 1;
+            }
+        }
+    }
+    let mut x = 0x9E37_79B9u32;
+    let at_most_nine = |mut set: Bitboard| {
+        while set.count_ones() > 9 {
+            set &= set - 1;
+        }
+        set
+    };
+    for _ in 0..2_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let us = at_most_nine(x & crate::board::ALL_POINTS & (x >> 4 | x >> 9));
+        let them: Vec<Bitboard> = (0..40u32)
+            .map(|k| x.rotate_left(k) ^ k.wrapping_mul(0x2f1d_a3b5))
+            .map(|t| at_most_nine(t & !us & crate::board::ALL_POINTS))
+            .collect();
+        ix.slots_beside(us, &them, &mut out);
+        for (&t, &slot) in them.iter().zip(&out) {
+            assert_eq!(slot, ix.frame(t).slot(us), "{us:x} {t:x}");
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 100_000 && symmetric > 1_000,
+        "{checked} {symmetric}"
+    );
+}
+
 /// Mover-major, every class of a sector comes once, with its size:
 /// the slots reached are exactly the canonical ones.
 #[test]

@@ -277,39 +277,47 @@ impl SectorState {
         let gathered = Mutex::new(BTreeMap::new());
         (0..orbits)
             .into_par_iter()
-            .fold(
-                || (BTreeMap::new(), 0, Vec::new(), Vec::new()),
-                |(mut local, mut held, mut captures, mut words): Work, orbit| {
-                    let mut turns = None;
-                    words.clear();
-                    ix.for_each_class_of_mover(sector, orbit, |u, t, size| {
-                        let turns = turns.get_or_insert_with(|| Turns::of(rules, u));
-                        let (v, k, seed) =
-                            initial(scheme, lower_values, t, size, turns, &mut captures);
-                        let slot = ix.frame(t).slot(u) as u32;
-                        words.push((slot, pack(v, k)));
+            .fold(Work::default, |mut work: Work, orbit| {
+                work.them.clear();
+                work.sizes.clear();
+                work.words.clear();
+                let mut mover = None;
+                ix.for_each_class_of_mover(sector, orbit, |u, t, size| {
+                    mover = Some(u);
+                    work.them.push(t);
+                    work.sizes.push(size);
+                });
+                if let Some(u) = mover {
+                    ix.slots_beside(u, &work.them, &mut work.slots);
+                    let turns = Turns::of(rules, u);
+                    for k in 0..work.them.len() {
+                        let (t, size) = (work.them[k], work.sizes[k]);
+                        let (v, c, seed) =
+                            initial(scheme, lower_values, t, size, &turns, &mut work.captures);
+                        let slot = work.slots[k] as u32;
+                        work.words.push((slot, pack(v, c)));
                         if let Some(level) = seed {
-                            local.entry(level).or_default().push(slot);
-                            held += 1;
+                            work.seeds.entry(level).or_default().push(slot);
+                            work.held += 1;
                         }
-                    });
-                    // The slots are all over the sector: stored in one loop,
-                    // the misses overlap (one at a time, they held up every
-                    // later store).
-                    for &(slot, word) in &words {
-                        slots[slot as usize].store(word, Relaxed);
                     }
-                    if held >= SEED_BATCH {
-                        move_seeds(&gathered, &mut local);
-                        held = 0;
-                    }
-                    let len = share(orbit + 1) - share(orbit);
-                    let now = done.fetch_add(len, Relaxed) + len;
-                    progress.initialised(now, total);
-                    (local, held, captures, words)
-                },
-            )
-            .for_each(|(mut local, ..)| move_seeds(&gathered, &mut local));
+                }
+                // The slots are all over the sector: stored in one loop,
+                // the misses overlap (one at a time, they held up every
+                // later store).
+                for &(slot, word) in &work.words {
+                    slots[slot as usize].store(word, Relaxed);
+                }
+                if work.held >= SEED_BATCH {
+                    move_seeds(&gathered, &mut work.seeds);
+                    work.held = 0;
+                }
+                let len = share(orbit + 1) - share(orbit);
+                let now = done.fetch_add(len, Relaxed) + len;
+                progress.initialised(now, total);
+                work
+            })
+            .for_each(|mut work| move_seeds(&gathered, &mut work.seeds));
         let mut by_level = gathered.into_inner().expect("no task panicked");
         // In slot order, as the levels read them best; without the slack
         // of their growth, which the memory budget does not count.
@@ -337,14 +345,22 @@ impl SectorState {
 /// about a batch besides them: the peak is what is held (5,476 MiB both).
 const SEED_BATCH: usize = 1 << 16;
 
-/// A task's part of an initialisation: seeds by level (`.1` of them), and
-/// working space.
-type Work = (
-    BTreeMap<(u16, bool), Vec<u32>>,
-    usize,
-    Vec<u32>,
-    Vec<(u32, u32)>,
-);
+/// A task's part of an initialisation: its seeds by level (`held` of
+/// them), and working space for one orbit of the mover's stones.
+#[derive(Default)]
+struct Work {
+    seeds: BTreeMap<(u16, bool), Vec<u32>>,
+    held: usize,
+    /// The opponent's stones of each class of the orbit, the class's size
+    /// and its slot.
+    them: Vec<Bitboard>,
+    sizes: Vec<u32>,
+    slots: Vec<u64>,
+    /// The slots a class's captures lead to.
+    captures: Vec<u32>,
+    /// Each class's slot and initial word.
+    words: Vec<(u32, u32)>,
+}
 
 /// Moves a task's seeds into the sector's lists, level by level.
 fn move_seeds(

@@ -218,11 +218,11 @@ impl<'a> Sweep<'a> {
         ix.for_each_class_of_mover(s, orbit, |u, t, _| {
             mover = Some(u);
             scratch.them.push(t);
-            scratch.slots.push(ix.frame(t).slot(u));
         });
         let Some(u) = mover else {
             return;
         };
+        ix.slots_beside(u, &scratch.them, &mut scratch.slots);
         scratch.codes.extend(
             scratch
                 .slots
