@@ -367,12 +367,20 @@ impl SectorValues<'_> {
 
     /// The slots `range` in order: holes exactly where the index has them,
     /// a value in every other slot, and the counts of those values.
+    ///
+    /// In an orbit of the opponent's stones whose frame is plain every slot
+    /// holds a class of 16 positions, and so only the code matters: the
+    /// codes below `SMALL_CODES` are counted in a histogram, turned into
+    /// tallies once at the end; the others (holes among them) one by one.
     fn scan(&self, range: std::ops::Range<u64>, limit: usize) -> ValueCheck {
+        const SMALL_CODES: usize = 1024;
         let ix = Indexer::get();
         let s = self.sector;
         let mut out = ValueCheck::default();
+        let mut histogram = [0u32; SMALL_CODES];
         let per_orbit =
             BINOMIAL[moulin_probe::board::POINTS - s.opp_board as usize][s.stm_board as usize];
+        let stored = self.values.len() as u64;
         let mut start = range.start;
         while start < range.end {
             let orbit = start / per_orbit;
@@ -381,9 +389,13 @@ impl SectorValues<'_> {
                 .representative(s.opp_board as usize, orbit)
                 .is_some_and(|rep| ix.frame(rep).is_plain());
             if plain {
-                // Every slot holds its class, of 16 positions.
                 for slot in start..end {
-                    self.tally(&mut out, slot, None, limit);
+                    match self.values.get(slot as usize) {
+                        Some(&code) if (code as usize) < SMALL_CODES => {
+                            histogram[code as usize] += 1
+                        }
+                        _ => self.tally(&mut out, slot, None, limit),
+                    }
                 }
             } else {
                 for (slot, node) in ix.positions(s, start..end) {
@@ -391,6 +403,19 @@ impl SectorValues<'_> {
                 }
             }
             start = end;
+        }
+        for (code, &classes) in histogram.iter().enumerate() {
+            if classes == 0 {
+                continue;
+            }
+            match rule::decode(&self.rules, code as u16) {
+                Some(value) => count(&mut out.tally, value, classes as u64, 16),
+                // No small code is a hole: the slots holding it are
+                // reported one by one.
+                None => (range.start..range.end.min(stored))
+                    .filter(|&slot| self.values[slot as usize] == code as u16)
+                    .for_each(|slot| self.tally(&mut out, slot, None, limit)),
+            }
         }
         out
     }
@@ -437,26 +462,31 @@ impl SectorValues<'_> {
             );
             return;
         };
-        let t = &mut out.tally;
-        match stored {
-            RuleOutcome::Win(d) => {
-                t.classes.win += 1;
-                t.positions.win += weight;
-                t.max_win = t.max_win.max(Some(d));
-            }
-            RuleOutcome::Loss(d) => {
-                t.classes.loss += 1;
-                t.positions.loss += weight;
-                t.max_loss = t.max_loss.max(Some(d));
-            }
-            other => {
-                t.classes.draw += 1;
-                t.positions.draw += weight;
-                match other {
-                    RuleOutcome::CursedWin(_) => t.cursed_wins += 1,
-                    RuleOutcome::BlessedLoss(_) => t.blessed_losses += 1,
-                    _ => {}
-                }
+        count(&mut out.tally, stored, 1, weight);
+    }
+}
+
+/// Counts `classes` classes of value `value`, of `weight` positions each.
+fn count(t: &mut Tally, value: RuleOutcome, classes: u64, weight: u64) {
+    let positions = classes * weight;
+    match value {
+        RuleOutcome::Win(d) => {
+            t.classes.win += classes;
+            t.positions.win += positions;
+            t.max_win = t.max_win.max(Some(d));
+        }
+        RuleOutcome::Loss(d) => {
+            t.classes.loss += classes;
+            t.positions.loss += positions;
+            t.max_loss = t.max_loss.max(Some(d));
+        }
+        other => {
+            t.classes.draw += classes;
+            t.positions.draw += positions;
+            match other {
+                RuleOutcome::CursedWin(_) => t.cursed_wins += classes,
+                RuleOutcome::BlessedLoss(_) => t.blessed_losses += classes,
+                _ => {}
             }
         }
     }
