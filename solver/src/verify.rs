@@ -50,6 +50,10 @@ pub use manifest::{manifest, ManifestEntry, MANIFEST_COLUMNS};
 /// Slots checked as one unit of parallel work.
 const CHUNK: u64 = 1 << 14;
 
+/// Codes counted by a histogram when a scan counts values (the distances
+/// of the game's tables are far below).
+const SMALL_CODES: usize = 1024;
+
 /// What to verify.
 #[derive(Clone, Debug)]
 pub struct VerifyOptions {
@@ -247,9 +251,11 @@ impl SectorValues<'_> {
     pub fn check(&self, limit: usize, progress: Option<&ProgressBar>) -> ValueCheck {
         let ix = Indexer::get();
         let slots = ix.slots(self.sector);
+        let small: [Option<RuleOutcome>; SMALL_CODES] =
+            std::array::from_fn(|code| rule::decode(&self.rules, code as u16));
         let scanned = (0..slots.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|c| self.scan(c * CHUNK..((c + 1) * CHUNK).min(slots), limit))
+            .map(|c| self.scan(c * CHUNK..((c + 1) * CHUNK).min(slots), &small, limit))
             .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
         let sweep = Sweep::new(self.rules, self.sector, &self.successors);
         let per_orbit = sweep.sets_per_orbit();
@@ -370,17 +376,21 @@ impl SectorValues<'_> {
     ///
     /// In an orbit of the opponent's stones whose frame is plain every slot
     /// holds a class of 16 positions, and so only the code matters: the
-    /// codes below `SMALL_CODES` are counted in a histogram, turned into
-    /// tallies once at the end; the others (holes among them) one by one.
-    fn scan(&self, range: std::ops::Range<u64>, limit: usize) -> ValueCheck {
-        const SMALL_CODES: usize = 1024;
+    /// codes of `small` (values by code, the commonest codes) are counted
+    /// in a histogram, turned into tallies once at the end; the others
+    /// (holes among them) one by one.
+    fn scan(
+        &self,
+        range: std::ops::Range<u64>,
+        small: &[Option<RuleOutcome>; SMALL_CODES],
+        limit: usize,
+    ) -> ValueCheck {
         let ix = Indexer::get();
         let s = self.sector;
         let mut out = ValueCheck::default();
         let mut histogram = [0u32; SMALL_CODES];
         let per_orbit =
             BINOMIAL[moulin_probe::board::POINTS - s.opp_board as usize][s.stm_board as usize];
-        let stored = self.values.len() as u64;
         let mut start = range.start;
         while start < range.end {
             let orbit = start / per_orbit;
@@ -391,7 +401,7 @@ impl SectorValues<'_> {
             if plain {
                 for slot in start..end {
                     match self.values.get(slot as usize) {
-                        Some(&code) if (code as usize) < SMALL_CODES => {
+                        Some(&code) if small.get(code as usize).is_some_and(Option::is_some) => {
                             histogram[code as usize] += 1
                         }
                         _ => self.tally(&mut out, slot, None, limit),
@@ -404,17 +414,9 @@ impl SectorValues<'_> {
             }
             start = end;
         }
-        for (code, &classes) in histogram.iter().enumerate() {
-            if classes == 0 {
-                continue;
-            }
-            match rule::decode(&self.rules, code as u16) {
-                Some(value) => count(&mut out.tally, value, classes as u64, 16),
-                // No small code is a hole: the slots holding it are
-                // reported one by one.
-                None => (range.start..range.end.min(stored))
-                    .filter(|&slot| self.values[slot as usize] == code as u16)
-                    .for_each(|slot| self.tally(&mut out, slot, None, limit)),
+        for (value, &classes) in small.iter().zip(&histogram) {
+            if let (Some(value), 1..) = (value, classes) {
+                count(&mut out.tally, *value, classes as u64, 16);
             }
         }
         out
