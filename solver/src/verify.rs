@@ -25,6 +25,7 @@
 //! verified value and the same counts.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use moulin_probe::board::SYMMETRY_COUNT;
 use moulin_probe::index::{Indexer, BINOMIAL};
 use moulin_probe::table::{Counts, TableSummary, EXTENSION, WDL_EXTENSION};
 use moulin_probe::value::HOLE;
@@ -416,7 +417,12 @@ impl SectorValues<'_> {
         }
         for (value, &classes) in small.iter().zip(&histogram) {
             if let (Some(value), 1..) = (value, classes) {
-                count(&mut out.tally, *value, classes as u64, 16);
+                count(
+                    &mut out.tally,
+                    *value,
+                    classes as u64,
+                    SYMMETRY_COUNT as u64,
+                );
             }
         }
         out
@@ -437,7 +443,7 @@ impl SectorValues<'_> {
             return;
         };
         let weight = match node {
-            None => 16,
+            None => SYMMETRY_COUNT as u64,
             Some(node) => {
                 let home = ix.index(&node);
                 if home != slot {
@@ -451,7 +457,7 @@ impl SectorValues<'_> {
                     }
                     return;
                 }
-                16 / ix.stabiliser_size(&node) as u64
+                SYMMETRY_COUNT as u64 / ix.stabiliser_size(&node) as u64
             }
         };
         let Some(stored) = rule::decode(&self.rules, code) else {
