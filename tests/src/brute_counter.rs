@@ -93,7 +93,7 @@
 
 use crate::brute::{adjacencies, Key};
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod direct;
 pub mod dtc;
@@ -220,6 +220,11 @@ impl<T> Default for Solved<T> {
 }
 
 impl<T: Copy> Solved<T> {
+    /// Whether no sector is solved yet.
+    pub fn is_empty(&self) -> bool {
+        self.sectors.is_empty()
+    }
+
     /// The values of a sector, if solved.
     pub fn sector(&self, key: Key) -> Option<&[T]> {
         self.sectors.get(&key).map(Vec::as_slice)
@@ -241,6 +246,42 @@ impl<T: Copy> Solved<T> {
         let key = moving(us.count_ones() as u8, them.count_ones() as u8);
         let values = self.sector(key).expect("lower sector solved first");
         Some(values[key.index(us, them)])
+    }
+}
+
+/// Values computed once per process, by group of sectors and flying: the
+/// first group's, which the tests ask for under many limits.
+pub(crate) struct Memo<T> {
+    done: Mutex<Vec<(MemoKey, Slot<T>)>>,
+}
+
+/// The sectors of a group, and flying.
+type MemoKey = (Vec<Key>, bool);
+/// A value, or the place where the first caller will put it.
+type Slot<T> = Arc<OnceLock<Arc<T>>>;
+
+impl<T> Memo<T> {
+    pub(crate) const fn new() -> Memo<T> {
+        Memo {
+            done: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The value for `key`, made by `make` on the first call (the callers
+    /// of the same key meanwhile wait for it; other keys go on).
+    pub(crate) fn get(&self, key: MemoKey, make: impl FnOnce() -> T) -> Arc<T> {
+        let once = {
+            let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+            match done.iter().find(|(k, _)| *k == key) {
+                Some((_, once)) => once.clone(),
+                None => {
+                    let once = Arc::new(OnceLock::new());
+                    done.push((key, once.clone()));
+                    once
+                }
+            }
+        };
+        once.get_or_init(|| Arc::new(make())).clone()
     }
 }
 

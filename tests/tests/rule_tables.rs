@@ -124,7 +124,9 @@ fn stored_values_agree(rule: Rule) {
 }
 
 // One limit with flying in the default run; the ignored tests (CI runs
-// them) take the others: 1, 3, 10, 50 and 200 in all, flying on and off.
+// them) take the others: 1, 3, 10 and 50 or 200, flying on and off. No
+// DTC of these sectors exceeds 39 turns, so 50 and 200 store the same
+// values (no cursed ones): each flying value takes one of them.
 #[test]
 fn stored_values_equal_the_reference_flying() {
     stored_values_agree(Rule {
@@ -145,7 +147,7 @@ fn stored_values_equal_the_reference_no_flying() {
 #[test]
 #[ignore]
 fn stored_values_equal_the_reference_other_limits() {
-    for (flying, limits) in [(true, [1, 3, 50, 200]), (false, [1, 10, 50, 200])] {
+    for (flying, limits) in [(true, [1, 3, 50]), (false, [1, 10, 200])] {
         for n in limits {
             stored_values_agree(Rule { n, flying });
         }

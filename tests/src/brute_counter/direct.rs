@@ -1,8 +1,9 @@
 //! Direct game values over `(position, counter)`: see the module above.
 
-use super::{for_each_unmove, par_fill, Group, Rule, Solved};
+use super::{for_each_unmove, par_fill, Group, Memo, Rule, Solved};
 use crate::brute::for_each_turn;
 use moulin_probe::Node;
+use std::sync::Arc;
 
 /// A game value for the player to move, without distance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -272,12 +273,99 @@ pub fn solve(
     let mut solved = Solved::default();
     for keys in groups {
         let g = Group::new(keys);
-        let zero = self::group(&g, rule, &solved, |c, values, changed, same| {
-            visit(&g, c, values, changed, same)
-        });
+        let mut visit =
+            |c, values: &[Wdl], changed: Option<&[u32]>, same| visit(&g, c, values, changed, same);
+        let zero = if solved.is_empty() {
+            first(keys, rule.flying).replay(rule, &mut visit)
+        } else {
+            self::group(&g, rule, &solved, visit)
+        };
         for (s, &k) in keys.iter().enumerate() {
             solved.insert(k, zero[g.range(s)].to_vec());
         }
     }
     solved
+}
+
+/// The layers of a first group (no sector solved below it) as [`group`]
+/// evaluates them, by the number of turns left `N - c`: its captures all end
+/// the game, so nothing but the count of layers depends on `N`.
+struct Chain {
+    /// One turn left (counter `N - 1`).
+    first: Vec<Wdl>,
+    /// Whether it is stationary already.
+    first_stationary: bool,
+    /// Each further layer as its changes from the one before (position,
+    /// new value); the last has none: stationary.
+    steps: Vec<Vec<(u32, Wdl)>>,
+}
+
+impl Chain {
+    /// Evaluates the layers until they are stationary.
+    fn new(keys: &[crate::brute::Key], flying: bool) -> Chain {
+        // More turns than any position of these groups needs.
+        const LONG: u16 = 4096;
+        let mut chain = Chain {
+            first: Vec::new(),
+            first_stationary: false,
+            steps: Vec::new(),
+        };
+        let mut stationary = false;
+        let rule = Rule { n: LONG, flying };
+        self::group(
+            &Group::new(keys),
+            rule,
+            &Solved::default(),
+            |c, values, changed, same| {
+                stationary = same;
+                match changed {
+                    None => {
+                        assert_eq!(c, LONG - 1);
+                        chain.first = values.to_vec();
+                        chain.first_stationary = same;
+                    }
+                    Some(changed) => chain
+                        .steps
+                        .push(changed.iter().map(|&p| (p, values[p as usize])).collect()),
+                }
+            },
+        );
+        assert!(stationary, "the layers of {keys:?} became stationary");
+        chain
+    }
+
+    /// The calls of [`group`] under `rule` from the recorded layers; returns
+    /// the values at counter 0.
+    fn replay(
+        &self,
+        rule: Rule,
+        mut visit: impl FnMut(u16, &[Wdl], Option<&[u32]>, bool),
+    ) -> Vec<Wdl> {
+        assert!(rule.n >= 1, "the rule limit is at least one turn");
+        let mut values = self.first.clone();
+        visit(rule.n - 1, &values, None, self.first_stationary);
+        if self.first_stationary {
+            return values;
+        }
+        let mut positions = Vec::new();
+        for (c, step) in (0..rule.n - 1).rev().zip(&self.steps) {
+            positions.clear();
+            for &(p, v) in step {
+                values[p as usize] = v;
+                positions.push(p);
+            }
+            visit(c, &values, Some(&positions), step.is_empty());
+            if step.is_empty() {
+                break;
+            }
+        }
+        values
+    }
+}
+
+/// The chain of a first group, once per group, flying and process (the
+/// tests value the same 3 v 3 under a dozen limits).
+fn first(keys: &[crate::brute::Key], flying: bool) -> Arc<Chain> {
+    static CHAINS: Memo<Chain> = Memo::new();
+    CHAINS.get((keys.to_vec(), flying), || Chain::new(keys, flying))
 }

@@ -1,10 +1,11 @@
 //! The value at counter 0 in five values with the distance to conversion,
 //! by one retrograde analysis without the counter: see the module above.
 
-use super::{for_each_unmove, par_fill, Group, Rule, Solved};
+use super::{for_each_unmove, par_fill, Group, Memo, Rule, Solved};
 use crate::brute::{for_each_turn, Key};
 use moulin_probe::Node;
 use std::fmt;
+use std::sync::Arc;
 
 /// A position's value at counter 0 under the rule, with its distance to
 /// conversion (DTC) in turns.
@@ -144,11 +145,21 @@ fn push(queues: &mut Vec<Vec<u64>>, level: u16, us: u32, i: usize) {
 /// Values the positions of `group` at counter 0 with their DTC, `lower`
 /// holding the values of the sectors captures lead to. Group numbering.
 pub fn group(group: &Group, rule: Rule, lower: &Solved<RuleOutcome>) -> Vec<RuleOutcome> {
+    label(&analyse(group, rule, lower), rule)
+}
+
+/// The limits the analysis and its labels are made for.
+fn check(rule: Rule) {
     assert!(rule.n >= 1, "the rule limit is at least one turn");
     assert!(
         rule.n < u16::MAX / 2,
         "the rule limit leaves room for levels"
     );
+}
+
+/// The retrograde analysis of `group`: each position's state and level.
+fn analyse(group: &Group, rule: Rule, lower: &Solved<RuleOutcome>) -> Vec<Cell> {
+    check(rule);
     let n = group.len();
     let mut cells = vec![Cell::default(); n];
     par_fill(&mut cells, 0, |i| {
@@ -209,6 +220,13 @@ pub fn group(group: &Group, rule: Rule, lower: &Solved<RuleOutcome>) -> Vec<Rule
         level += 1;
     }
     cells
+}
+
+/// The values of the analysed positions: a level up to `N` is a win or a
+/// loss, a level beyond it a cursed win or a blessed loss.
+fn label(cells: &[Cell], rule: Rule) -> Vec<RuleOutcome> {
+    check(rule);
+    cells
         .iter()
         .map(|c| match (c.state & !DONE, c.level) {
             (UNKNOWN, _) => RuleOutcome::Draw,
@@ -226,12 +244,28 @@ pub fn solve(groups: &[Vec<Key>], rule: Rule) -> Solved<RuleOutcome> {
     let mut solved = Solved::default();
     for keys in groups {
         let g = Group::new(keys);
-        let values = self::group(&g, rule, &solved);
+        let values = if solved.is_empty() {
+            label(&first(keys, rule), rule)
+        } else {
+            self::group(&g, rule, &solved)
+        };
         for (s, &k) in keys.iter().enumerate() {
             solved.insert(k, values[g.range(s)].to_vec());
         }
     }
     solved
+}
+
+/// The analysis of a first group (no sector solved below it), once per
+/// group, flying and process. Its captures all end the game (a lower
+/// sector would be needed otherwise), so no seed lies at `N + 1` and its
+/// levels do not depend on `N`: only their labels do. The tests value the
+/// same 3 v 3 under a dozen limits.
+fn first(keys: &[Key], rule: Rule) -> Arc<Vec<Cell>> {
+    static CELLS: Memo<Vec<Cell>> = Memo::new();
+    CELLS.get((keys.to_vec(), rule.flying), || {
+        analyse(&Group::new(keys), rule, &Solved::default())
+    })
 }
 
 /// Counts of the five values over a sector, with the longest DTC of each.
