@@ -154,24 +154,25 @@ fn stored_values_equal_the_reference_other_limits() {
     }
 }
 
-/// The direct values of every group at every counter: `(key, c) -> values`
-/// by the reference's index.
-fn direct_layers(rule: Rule) -> HashMap<(Key, u16), Vec<Wdl>> {
-    let mut layers = HashMap::new();
-    let mut last: HashMap<Key, Vec<Wdl>> = HashMap::new();
+/// The direct values of every sector at every counter: `key -> [c] ->
+/// values` by the reference's index.
+fn direct_layers(rule: Rule) -> HashMap<Key, Vec<Vec<Wdl>>> {
+    let mut layers: HashMap<Key, Vec<Vec<Wdl>>> = HashMap::new();
     direct::solve(
         &small_groups(),
         rule,
         |g: &Group, c, values, _, same_below| {
             for (s, &key) in g.keys().iter().enumerate() {
-                let v = values[g.range(s)].to_vec();
-                layers.insert((key, c), v.clone());
+                let at = layers
+                    .entry(key)
+                    .or_insert_with(|| vec![Vec::new(); rule.n as usize]);
+                let v = &values[g.range(s)];
+                at[c as usize] = v.to_vec();
                 if same_below {
                     for below in 0..c {
-                        layers.insert((key, below), v.clone());
+                        at[below as usize] = v.to_vec();
                     }
                 }
-                last.insert(key, v);
             }
         },
     );
@@ -188,13 +189,14 @@ fn probe_counter_agrees_with_direct(flying: bool) {
     let mut bad = Vec::new();
     let mut moves_checked = 0;
     for key in small_groups().into_iter().flatten() {
+        let here = &layers[&key];
         // Every third position (all of them cost a minute on two cores;
         // the stored values of all are compared above).
         for i in (0..key.size()).step_by(3) {
             let (us, them) = key.pair(i);
             let pos = position(us, them);
             for c in 0..rule.n {
-                let want = layers[&(key, c)][i];
+                let want = here[c as usize][i];
                 let got = tb.probe_counter(&pos, c).unwrap();
                 if wdl(got) != want && bad.len() < 10 {
                     bad.push(format!("{pos} counter {c}: probe {got}, direct {want:?}"));
@@ -221,7 +223,7 @@ fn probe_counter_agrees_with_direct(flying: bool) {
                             us_hand: 0,
                             them_hand: 0,
                         };
-                        layers[&(k, 0)][k.index(next.us, next.them)]
+                        layers[&k][0][k.index(next.us, next.them)]
                     } else if c + 1 == rule.n {
                         Wdl::Draw
                     } else {
@@ -231,7 +233,7 @@ fn probe_counter_agrees_with_direct(flying: bool) {
                             us_hand: 0,
                             them_hand: 0,
                         };
-                        layers[&(k, c + 1)][k.index(next.us, next.them)]
+                        layers[&k][c as usize + 1][k.index(next.us, next.them)]
                     };
                     let mine = match theirs {
                         Wdl::Win => Wdl::Loss,
