@@ -368,12 +368,7 @@ fn plain_recurrence(cases: &[(bool, u16)]) {
         });
         let mut fast = Vec::new();
         direct::group(&g, rule, &lower, |c, values, _, same_below| {
-            fast.push((c, values.to_vec()));
-            if same_below {
-                for below in (0..c).rev() {
-                    fast.push((below, values.to_vec()));
-                }
-            }
+            record(&mut fast, c, values, same_below)
         });
         assert_eq!(plain.len(), n as usize);
         assert!(plain == fast, "N {n} flying {flying}");
@@ -381,14 +376,21 @@ fn plain_recurrence(cases: &[(bool, u16)]) {
         // which replays them from one evaluation for every limit.
         let mut replayed = Vec::new();
         direct::solve(&groups[..1], rule, |_, c, values, _, same_below| {
-            replayed.push((c, values.to_vec()));
-            if same_below {
-                for below in (0..c).rev() {
-                    replayed.push((below, values.to_vec()));
-                }
-            }
+            record(&mut replayed, c, values, same_below)
         });
         assert!(replayed == fast, "N {n} flying {flying}, replayed");
+    }
+}
+
+/// Appends the layer at counter `c`, and when the layers below equal it
+/// (`same_below`) those too, counter by counter downwards, as the plain
+/// recurrence lists them.
+fn record(layers: &mut Vec<(u16, Vec<Wdl>)>, c: u16, values: &[Wdl], same_below: bool) {
+    layers.push((c, values.to_vec()));
+    if same_below {
+        for below in (0..c).rev() {
+            layers.push((below, values.to_vec()));
+        }
     }
 }
 
