@@ -310,26 +310,23 @@ impl Chain {
             first_stationary: false,
             steps: Vec::new(),
         };
-        let mut stationary = false;
         let rule = Rule { n: LONG, flying };
         self::group(
             &Group::new(keys),
             rule,
             &Solved::default(),
-            |c, values, changed, same| {
-                stationary = same;
-                match changed {
-                    None => {
-                        assert_eq!(c, LONG - 1);
-                        chain.first = values.to_vec();
-                        chain.first_stationary = same;
-                    }
-                    Some(changed) => chain
-                        .steps
-                        .push(changed.iter().map(|&p| (p, values[p as usize])).collect()),
+            |c, values, changed, same| match changed {
+                None => {
+                    assert_eq!(c, LONG - 1);
+                    chain.first = values.to_vec();
+                    chain.first_stationary = same;
                 }
+                Some(changed) => chain
+                    .steps
+                    .push(changed.iter().map(|&p| (p, values[p as usize])).collect()),
             },
         );
+        let stationary = chain.first_stationary || chain.steps.last().is_some_and(Vec::is_empty);
         assert!(stationary, "the layers of {keys:?} became stationary");
         chain
     }
