@@ -1,0 +1,82 @@
+//! The index's tables: every set of at most nine points with the symmetry
+//! taking it to its orbit's representative, built orbit by orbit.
+//!
+//! Sets of one size are visited in increasing numeric order (their colex
+//! order), so the first set of an orbit met is its smallest, the
+//! representative. Its 16 images are the whole orbit: each is entered
+//! there, with the first symmetry (by number) that takes it back to the
+//! representative. Each orbit costs 16 images rather than 16 per member,
+//! and every probe from the command line builds these tables first.
+
+use super::{colex_rank, Indexer, BINOMIAL, MAX_STONES, ORBIT_SHIFT, STAB_FLAG};
+use crate::board::{Symmetries, Symmetry, POINTS, SYMMETRY_COUNT};
+
+/// An entry not yet written (no orbit number reaches it).
+const UNSET: u32 = u32::MAX;
+/// The symmetry's bits of an entry.
+const SYM_MASK: u32 = STAB_FLAG - 1;
+
+impl Indexer {
+    pub(super) fn build() -> Indexer {
+        let sym = Symmetries::get();
+        let mut base = [0; MAX_STONES + 2];
+        for k in 0..=MAX_STONES {
+            base[k + 1] = base[k] + BINOMIAL[POINTS][k] as usize;
+        }
+        let mut entries = vec![UNSET; base[MAX_STONES + 1]];
+        let mut reps = Vec::new();
+        let mut stabilisers = Vec::new();
+        for k in 0..=MAX_STONES {
+            let here = &mut entries[base[k]..base[k + 1]];
+            let mut k_reps = Vec::new();
+            let mut k_stabs = Vec::new();
+            // Sets of k points in increasing numeric order = colex order.
+            let mut set: u32 = if k == 0 { 0 } else { (1 << k) - 1 };
+            for rank in 0..here.len() {
+                if here[rank] == UNSET {
+                    let orbit = k_reps.len() as u32;
+                    assert!(orbit < UNSET >> ORBIT_SHIFT, "orbit numbers fit an entry");
+                    // Where each image is entered, and the symmetries
+                    // fixing the representative.
+                    let mut at = [0; SYMMETRY_COUNT];
+                    let mut fixed = 0u16;
+                    for s in Symmetries::all() {
+                        let image = sym.map(s, set);
+                        at[s.0 as usize] = colex_rank(image) as usize;
+                        if image == set {
+                            fixed |= 1 << s.0;
+                        }
+                    }
+                    let stab = if fixed != 1 { STAB_FLAG } else { 0 };
+                    for (s, &at) in at.iter().enumerate() {
+                        // The image goes back to `set` by the inverse of
+                        // `s`; of all the symmetries that do, keep the first.
+                        let back = sym.inverse(Symmetry(s as u8)).0 as u32;
+                        let entry = &mut here[at];
+                        if *entry == UNSET || *entry & SYM_MASK > back {
+                            *entry = back | stab | orbit << ORBIT_SHIFT;
+                        }
+                    }
+                    k_reps.push(set);
+                    k_stabs.push(fixed);
+                }
+                if k == 0 {
+                    break;
+                }
+                // Next set with the same number of points (Gosper's hack,
+                // its division by the lowest bit `c` done as a shift).
+                let c = set & set.wrapping_neg();
+                let r = set + c;
+                set = (((r ^ set) >> 2) >> c.trailing_zeros()) | r;
+            }
+            reps.push(k_reps);
+            stabilisers.push(k_stabs);
+        }
+        Indexer {
+            base,
+            entries,
+            reps,
+            stabilisers,
+        }
+    }
+}
