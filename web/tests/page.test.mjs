@@ -90,8 +90,11 @@ after(async () => {
 });
 
 /** A fresh page at a position; fails the test on any page error. */
-async function open(server, position, query = "") {
+async function open(server, position, query = "", { fakeClock = false } = {}) {
   const page = await browser.newPage();
+  // A fake clock (still running) that a test can move on past the pause
+  // before the computer's reply.
+  if (fakeClock) await page.clock.install();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => {
@@ -323,13 +326,17 @@ for (const server of ["static", "playStatic"]) test(`perfect play answers the pl
   const start = "W:d1,b2,b6,f6,d7 B:a1,f2,a4,a7,g7 w";
   const want = cli([start])[0];
   assert.equal(word(want), "win 31");
-  const page = await open(server, start, "&mode=white");
+  const page = await open(server, start, "&mode=white", { fakeClock: true });
   for (let d = 31; d >= 1; d -= 2) {
     await page.waitForFunction(() => document.querySelector('[data-testid="position"]').textContent.endsWith(" w"));
     await settled(page);
     assert.equal(await page.textContent('[data-testid="outcome"]'), `win ${d}`);
     await page.click("[data-move].best button");
     await page.waitForFunction(() => document.querySelector('[data-testid="position"]').textContent.endsWith(" b"));
+    // Valued, the reply is due in 450 ms (the pause that shows the
+    // player's move): move the clock on to it.
+    await settled(page);
+    await page.clock.fastForward(450);
   }
   await settled(page);
   assert.equal(await page.textContent('[data-testid="outcome"]'), "loss 0");
