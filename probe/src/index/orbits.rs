@@ -11,11 +11,6 @@
 use super::{colex_rank, Indexer, BINOMIAL, MAX_STONES, ORBIT_SHIFT, STAB_FLAG};
 use crate::board::{Symmetries, Symmetry, POINTS, SYMMETRY_COUNT};
 
-/// An entry not yet written (no orbit number reaches it).
-const UNSET: u32 = u32::MAX;
-/// The symmetry's bits of an entry.
-const SYM_MASK: u32 = STAB_FLAG - 1;
-
 impl Indexer {
     pub(super) fn build() -> Indexer {
         let sym = Symmetries::get();
@@ -23,19 +18,25 @@ impl Indexer {
         for k in 0..=MAX_STONES {
             base[k + 1] = base[k] + BINOMIAL[POINTS][k] as usize;
         }
-        let mut entries = vec![UNSET; base[MAX_STONES + 1]];
+        let mut entries = vec![0; base[MAX_STONES + 1]];
         let mut reps = Vec::new();
         let mut stabilisers = Vec::new();
         for k in 0..=MAX_STONES {
             let here = &mut entries[base[k]..base[k + 1]];
+            // The sets entered so far, a bit each: a table small enough for
+            // the cache, where `here` is megabytes written out of order.
+            let mut entered = vec![0u64; here.len().div_ceil(64)];
             let mut k_reps = Vec::new();
             let mut k_stabs = Vec::new();
             // Sets of k points in increasing numeric order = colex order.
             let mut set: u32 = if k == 0 { 0 } else { (1 << k) - 1 };
             for rank in 0..here.len() {
-                if here[rank] == UNSET {
+                if entered[rank / 64] & 1 << (rank % 64) == 0 {
                     let orbit = k_reps.len() as u32;
-                    assert!(orbit < UNSET >> ORBIT_SHIFT, "orbit numbers fit an entry");
+                    assert!(
+                        orbit < 1 << (32 - ORBIT_SHIFT),
+                        "orbit numbers fit an entry"
+                    );
                     // Where each image is entered, and the symmetries
                     // fixing the representative.
                     let mut at = [0; SYMMETRY_COUNT];
@@ -48,14 +49,22 @@ impl Indexer {
                         }
                     }
                     let stab = if fixed != 1 { STAB_FLAG } else { 0 };
-                    for (s, &at) in at.iter().enumerate() {
+                    let back = |s: usize| sym.inverse(Symmetry(s as u8)).0 as u32;
+                    for (s, &i) in at.iter().enumerate() {
                         // The image goes back to `set` by the inverse of
-                        // `s`; of all the symmetries that do, keep the first.
-                        let back = sym.inverse(Symmetry(s as u8)).0 as u32;
-                        let entry = &mut here[at];
-                        if *entry == UNSET || *entry & SYM_MASK > back {
-                            *entry = back | stab | orbit << ORBIT_SHIFT;
-                        }
+                        // `s`, and of every symmetry that gives the same
+                        // image (only with a stabiliser): keep the first.
+                        let first = match stab {
+                            0 => back(s),
+                            _ if at[..s].contains(&i) => continue,
+                            _ => (s..SYMMETRY_COUNT)
+                                .filter(|&t| at[t] == i)
+                                .map(back)
+                                .min()
+                                .expect("s itself"),
+                        };
+                        here[i] = first | stab | orbit << ORBIT_SHIFT;
+                        entered[i / 64] |= 1 << (i % 64);
                     }
                     k_reps.push(set);
                     k_stabs.push(fixed);
