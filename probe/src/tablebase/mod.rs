@@ -1,6 +1,7 @@
 //! The set of tables of one directory: lazy opening, probes by position,
 //! perfect moves, and whole sectors for the solver and the verifier.
 
+mod by_sector;
 mod cache;
 mod open;
 
@@ -11,9 +12,9 @@ use crate::rules::{Move, Rules};
 use crate::sector::Sector;
 use crate::table::{PlaySide, Storage, Table, TableKind, TableSource, TableSummary};
 use crate::value::{Outcome, Wdl, HOLE};
+use by_sector::BySector;
 use cache::BlockCache;
 use open::check_kind;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -56,7 +57,7 @@ pub struct Tablebase {
     /// tables of one side, and the other side's distances are rebuilt
     /// (`crate::play`).
     play: Option<Box<Tablebase>>,
-    tables: BTreeMap<Sector, Entry>,
+    tables: BySector<Entry>,
     cache: BlockCache,
 }
 

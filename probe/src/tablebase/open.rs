@@ -11,7 +11,6 @@ use crate::rules::Rules;
 use crate::sector::Sector;
 use crate::table::read::read_summary;
 use crate::table::{TableKind, TableSource, TableSummary};
-use std::collections::BTreeMap;
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 use std::path::PathBuf;
@@ -101,7 +100,7 @@ impl Tablebase {
             });
         }
         if tb.listed && distances.listed {
-            for (sector, entry) in &tb.tables {
+            for (sector, entry) in tb.tables.iter() {
                 let (Some(a), Ok(b)) = (entry.summary, distances.summary(*sector)) else {
                     return Err(ProbeError::File {
                         path: distances.source.location(*sector).into(),
@@ -270,7 +269,7 @@ impl Tablebase {
         let listing = source.sectors()?;
         let listed = listing.is_some();
         let rules = OnceLock::new();
-        let mut tables = BTreeMap::new();
+        let mut tables = Vec::new();
         let sectors = listing.unwrap_or_else(|| Sector::all(true));
         for (id, sector) in sectors.into_iter().enumerate() {
             let path = PathBuf::from(source.location(sector));
@@ -304,7 +303,7 @@ impl Tablebase {
                 summary,
                 table: OnceLock::new(),
             };
-            tables.insert(sector, entry);
+            tables.push((sector, entry));
         }
         Ok(Tablebase {
             source: Box::new(source),
@@ -313,7 +312,7 @@ impl Tablebase {
             rules,
             wdl,
             play: None,
-            tables,
+            tables: tables.into_iter().collect(),
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
         })
     }
