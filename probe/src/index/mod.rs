@@ -281,7 +281,7 @@ pub fn numbered_as(sector: Sector, scheme: u8) -> Sector {
 }
 
 /// The tables behind `index` and `unindex`, built once per process (about
-/// 12 MB, a fraction of a second).
+/// 12 MB, some tens of milliseconds: `orbits.rs`).
 pub struct Indexer {
     /// Start of each set size in `entries`.
     base: [usize; MAX_STONES + 2],
