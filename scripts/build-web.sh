@@ -18,5 +18,5 @@ CARGO_PROFILE_RELEASE_LTO=true \
 CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
 CARGO_PROFILE_RELEASE_STRIP=true \
     cargo build --release --target wasm32-unknown-unknown -p moulin-wasm
-cp target/wasm32-unknown-unknown/release/moulin_wasm.wasm web/moulin_wasm.wasm
+cp "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/moulin_wasm.wasm" web/moulin_wasm.wasm
 echo "web/moulin_wasm.wasm: $(wc -c < web/moulin_wasm.wasm) bytes"
