@@ -78,6 +78,17 @@ static COLEX: [[[u32; 256]; POINTS + 1]; 3] = {
     t
 };
 
+/// The next larger set with as many points (Gosper's hack): sets of one
+/// size in increasing numeric order, which is their colexicographic order.
+/// `set` must not be empty. The division by the lowest point's bit is a
+/// shift.
+#[inline]
+fn next_of_size(set: u32) -> u32 {
+    let low = set & set.wrapping_neg();
+    let ripple = set + low;
+    (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple
+}
+
 /// Colexicographic rank of a set of points among all sets of the same size.
 #[inline]
 pub fn colex_rank(set: Bitboard) -> u64 {
@@ -381,13 +392,7 @@ impl Indexer {
                 t |= 1 << free[c.trailing_zeros() as usize];
                 c &= c - 1;
             }
-            code = if b == 0 {
-                limit
-            } else {
-                let low = code & code.wrapping_neg();
-                let ripple = code + low;
-                (((ripple ^ code) >> 2) / low) | ripple
-            };
+            code = if b == 0 { limit } else { next_of_size(code) };
             let mut fixed = 1;
             let mut smallest = true;
             for &g in fixing {
@@ -703,9 +708,7 @@ impl Iterator for Positions<'_> {
         let next = if a == 0 {
             limit
         } else {
-            let low = self.code & self.code.wrapping_neg();
-            let ripple = self.code + low;
-            (((ripple ^ self.code) >> 2) / low) | ripple
+            next_of_size(self.code)
         };
         if next >= limit || a == 0 {
             self.orbit += 1;

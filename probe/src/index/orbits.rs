@@ -8,7 +8,7 @@
 //! representative. Each orbit costs 16 images rather than 16 per member,
 //! and every probe from the command line builds these tables first.
 
-use super::{colex_rank, Indexer, BINOMIAL, MAX_STONES, ORBIT_SHIFT, STAB_FLAG};
+use super::{colex_rank, next_of_size, Indexer, BINOMIAL, MAX_STONES, ORBIT_SHIFT, STAB_FLAG};
 use crate::board::{Symmetries, Symmetry, POINTS, SYMMETRY_COUNT};
 
 impl Indexer {
@@ -72,11 +72,7 @@ impl Indexer {
                 if k == 0 {
                     break;
                 }
-                // Next set with the same number of points (Gosper's hack,
-                // its division by the lowest bit `c` done as a shift).
-                let c = set & set.wrapping_neg();
-                let r = set + c;
-                set = (((r ^ set) >> 2) >> c.trailing_zeros()) | r;
+                set = next_of_size(set);
             }
             reps.push(k_reps);
             stabilisers.push(k_stabs);
