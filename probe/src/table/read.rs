@@ -118,47 +118,53 @@ impl Block {
         }
     }
 
-    /// Every code of the block, in slot order.
-    fn codes(&self) -> impl Iterator<Item = u16> + '_ {
-        let (bytes, words, quarters) = match self.encoding {
-            Encoding::U8 | Encoding::Dense => {
-                (Some(self.bytes.iter().map(|&b| widen(b))), None, None)
-            }
-            Encoding::U16 | Encoding::U16Planes => (
-                None,
-                Some(
-                    self.bytes
-                        .chunks_exact(2)
-                        .map(|b| u16::from_le_bytes([b[0], b[1]])),
-                ),
-                None,
-            ),
-            Encoding::Wdl | Encoding::RuleOutcomes => (
-                None,
-                None,
-                Some((0..self.slots).map(|i| self.code(i).unwrap_or(HOLE))),
-            ),
-        };
-        bytes
-            .into_iter()
-            .flatten()
-            .chain(words.into_iter().flatten())
-            .chain(quarters.into_iter().flatten())
-    }
-
-    /// Writes every code of the block to the start of `out`, which must be
-    /// as long as the block at least; returns how many.
+    /// Writes every code of the block (`Block::code` of each slot) to the
+    /// start of `out`, which must be as long as the block at least; returns
+    /// how many.
     fn copy_to(&self, out: &mut [u16]) -> usize {
         let n = self.len();
-        for (o, code) in out[..n].iter_mut().zip(self.codes()) {
-            *o = code;
+        let out = &mut out[..n];
+        // One loop per encoding, over whole bytes: a table is decoded block
+        // by block through here, and these loops compile to vector code.
+        match self.encoding {
+            Encoding::U8 => {
+                for (o, &b) in out.iter_mut().zip(self.bytes.iter()) {
+                    *o = widen(b);
+                }
+            }
+            Encoding::Dense => {
+                for (o, &b) in out.iter_mut().zip(self.bytes.iter()) {
+                    *o = b as u16;
+                }
+            }
+            Encoding::U16 | Encoding::U16Planes => {
+                for (o, b) in out.iter_mut().zip(self.bytes.chunks_exact(2)) {
+                    *o = u16::from_le_bytes([b[0], b[1]]);
+                }
+            }
+            Encoding::Wdl => {
+                for (four, &b) in out.chunks_mut(4).zip(self.bytes.iter()) {
+                    for (k, o) in four.iter_mut().enumerate() {
+                        *o = (b >> (2 * k) & 3) as u16;
+                    }
+                }
+            }
+            Encoding::RuleOutcomes => {
+                for (three, &b) in out.chunks_mut(3).zip(self.bytes.iter()) {
+                    for (o, power) in three.iter_mut().zip([1, 5, 25]) {
+                        *o = (b / power % 5) as u16;
+                    }
+                }
+            }
         }
         n
     }
 
     /// Appends every code of the block to `out`.
     fn extend(&self, out: &mut Vec<u16>) {
-        out.extend(self.codes());
+        let at = out.len();
+        out.resize(at + self.len(), 0);
+        self.copy_to(&mut out[at..]);
     }
 
     /// Gives an outcome block its rank directory for `side` (see
@@ -814,6 +820,66 @@ mod tests {
                 None,
                 "the directory is of both"
             );
+        }
+    }
+
+    /// A block's codes written at once (`copy_to`, `extend`: how tables are
+    /// decoded) are its codes slot by slot (`Block::code`), in every
+    /// encoding, for lengths that end inside a byte.
+    #[test]
+    fn a_block_copies_the_codes_it_reads_slot_by_slot() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut byte = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        };
+        for slots in [0usize, 1, 2, 3, 4, 5, 7, 1_000, 1_001, 1_002, 1_003] {
+            for encoding in [
+                Encoding::U8,
+                Encoding::Dense,
+                Encoding::U16,
+                Encoding::U16Planes,
+                Encoding::Wdl,
+                Encoding::RuleOutcomes,
+            ] {
+                let len = match encoding {
+                    Encoding::U8 | Encoding::Dense => slots,
+                    Encoding::U16 | Encoding::U16Planes => 2 * slots,
+                    Encoding::Wdl => slots.div_ceil(4),
+                    Encoding::RuleOutcomes => slots.div_ceil(3),
+                };
+                let bytes: Box<[u8]> = (0..len)
+                    .map(|_| match (encoding, byte()) {
+                        // Four 2-bit values, none of them 3.
+                        (Encoding::Wdl, b) => (0..4).fold(0, |w, k| w | (b >> k) % 3 << (2 * k)),
+                        (Encoding::RuleOutcomes, b) => b % 125,
+                        (_, b) => b,
+                    })
+                    .collect();
+                let block = Block {
+                    encoding,
+                    slots,
+                    bytes,
+                    ranks: None,
+                };
+                let mut out = vec![7u16; slots + 2];
+                assert_eq!(block.copy_to(&mut out), slots);
+                let mut extended = vec![5u16];
+                block.extend(&mut extended);
+                assert_eq!(extended.len(), slots + 1);
+                for i in 0..slots {
+                    let code = block.code(i).expect("a slot of the block");
+                    assert_eq!(out[i], code, "{encoding:?}, {slots} slots, slot {i}");
+                    assert_eq!(
+                        extended[i + 1],
+                        code,
+                        "{encoding:?}, {slots} slots, slot {i}"
+                    );
+                }
+                assert_eq!(out[slots..], [7, 7], "{encoding:?}: nothing past the block");
+            }
         }
     }
 
