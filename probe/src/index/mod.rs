@@ -383,15 +383,21 @@ impl Indexer {
         // The opponent's sets: the `b`-point subsets of the points beside
         // `u`, by their codes among those points (Gosper's hack).
         let (free, n) = points_beside(u);
+        // The set of each byte of a code, built a bit at a time.
+        let mut deposit = [[0 as Bitboard; 256]; 3];
+        for (k, table) in deposit.iter_mut().enumerate() {
+            for byte in 1..256usize {
+                let low = 8 * k + byte.trailing_zeros() as usize;
+                let point = free.get(low).filter(|_| low < n).map_or(0, |&p| 1 << p);
+                table[byte] = table[byte & (byte - 1)] | point;
+            }
+        }
         let limit = 1u32 << n;
         let mut code: u32 = (1 << b) - 1;
         while code < limit {
-            let mut t = 0;
-            let mut c = code;
-            while c != 0 {
-                t |= 1 << free[c.trailing_zeros() as usize];
-                c &= c - 1;
-            }
+            let t = deposit[0][(code & 0xff) as usize]
+                | deposit[1][(code >> 8 & 0xff) as usize]
+                | deposit[2][(code >> 16 & 0xff) as usize];
             code = if b == 0 { limit } else { next_of_size(code) };
             let mut fixed = 1;
             let mut smallest = true;
