@@ -808,9 +808,26 @@ impl PlainRanker {
     /// The ranker of a plain frame's sets of `a` stones; `None` when the
     /// frame is not plain (its slots take the least of several images).
     pub fn new(frame: &Frame, a: usize) -> Option<PlainRanker> {
-        if !frame.is_plain() {
-            return None;
+        match frame.is_plain() {
+            true => Some(PlainRanker::mapped_by(frame, frame.symmetry, a)),
+            false => None,
         }
+    }
+
+    /// The rankers of any frame's sets of `a` stones, one per symmetry
+    /// fixing its representative: the least of their slots is
+    /// `Frame::slot` (for a plain frame, the one ranker of `new`).
+    pub fn images(frame: &Frame, a: usize) -> Vec<PlainRanker> {
+        let sym = Symmetries::get();
+        Symmetries::all()
+            .filter(|g| frame.stabiliser & (1 << g.0) != 0)
+            .map(|g| PlainRanker::mapped_by(frame, sym.then(frame.symmetry, g), a))
+            .collect()
+    }
+
+    /// The ranker that maps the mover's stones by `symmetry`, then numbers
+    /// them among the points the frame's representative leaves free.
+    fn mapped_by(frame: &Frame, symmetry: Symmetry, a: usize) -> PlainRanker {
         let b = frame.rep.count_ones() as usize;
         let sym = Symmetries::get();
         let mut codes = [[0; 256]; 3];
@@ -819,7 +836,7 @@ impl PlainRanker {
                 let low = byte.trailing_zeros() as usize;
                 let p = 8 * k + low;
                 let q = sym
-                    .map_point(frame.symmetry, Point::new(p).expect("a point"))
+                    .map_point(symmetry, Point::new(p).expect("a point"))
                     .index() as u32;
                 // Points of the representative's preimage never hold the
                 // mover's stones: their entries are never read.
@@ -830,10 +847,10 @@ impl PlainRanker {
                 table[byte] = table[byte & (byte - 1)] | point;
             }
         }
-        Some(PlainRanker {
+        PlainRanker {
             codes,
             base: frame.orbit * BINOMIAL[POINTS - b][a],
-        })
+        }
     }
 
     /// The slot of the position with the frame's opponent stones and `us`

@@ -50,6 +50,60 @@ fn the_plain_ranker_ranks_as_the_frame() {
     );
 }
 
+/// The least slot of a frame's image rankers is `Frame::slot`, for every
+/// orbit of up to 9 stones whose representative a symmetry other than the
+/// identity fixes (seen through a few of its images, so that the frame's
+/// own symmetry varies) and a sample of mover's sets of each size; for a
+/// plain frame there is one image ranker.
+#[test]
+fn the_image_rankers_rank_as_the_frame() {
+    let ix = Indexer::get();
+    let sym = Symmetries::get();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut checked, mut symmetric) = (0, 0);
+    for b in 0..=9 {
+        for orbit in 0..ix.orbits(b) {
+            let rep = ix.representative(b, orbit).expect("an orbit");
+            let g = Symmetry((random() % SYMMETRY_COUNT as u64) as u8);
+            let them = sym.map(g, rep);
+            let frame = ix.frame(them);
+            let images = (0..=9.min(POINTS - b)).map(|a| (a, PlainRanker::images(&frame, a)));
+            if frame.is_plain() {
+                if random() % 64 == 0 {
+                    assert!(images.into_iter().all(|(_, r)| r.len() == 1));
+                }
+                continue;
+            }
+            symmetric += 1;
+            for (a, rankers) in images {
+                assert_eq!(rankers.len(), frame.stabiliser.count_ones() as usize);
+                for _ in 0..4 {
+                    let mut us: Bitboard = 0;
+                    while us.count_ones() < a as u32 {
+                        let p = (random() % POINTS as u64) as u32;
+                        if them & (1 << p) == 0 {
+                            us |= 1 << p;
+                        }
+                    }
+                    let least = rankers.iter().map(|r| r.slot(us)).min();
+                    assert_eq!(least, Some(frame.slot(us)), "{them:x} {us:x}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        symmetric > 1000 && checked > 20_000,
+        "{symmetric} {checked}"
+    );
+}
+
 /// `slots_beside` gives `Frame::slot` of every class of some sectors,
 /// mover-major as the passes call it (the opponent's sets symmetric under
 /// the mover's stabiliser included), and of random sets of mixed sizes.

@@ -73,6 +73,24 @@ const NO_TURN: i32 = i32::MIN;
 /// a value, so that the best of it and any turn's value stays it.
 const UNREADABLE: i32 = i32::MAX;
 
+/// How the successors of one turn are ranked.
+enum Ranker {
+    /// The turn's frame is plain.
+    Plain(PlainRanker),
+    /// One ranker per symmetry fixing the frame's representative.
+    Images(Vec<PlainRanker>),
+    /// `Frame::slot`, for a few classes.
+    Frame,
+}
+
+/// The least of the slots that `images` give `us`: `Frame::slot`.
+#[inline]
+fn least_slot(images: &[PlainRanker], us: Bitboard) -> u64 {
+    images
+        .iter()
+        .fold(u64::MAX, |least, r| least.min(r.slot(us)))
+}
+
 /// Where the positions after one kind of turn (quiet, or with a removal)
 /// are read, and what their codes are worth to the mover.
 struct Next<'a> {
@@ -248,20 +266,36 @@ impl<'a> Sweep<'a> {
             victims,
             ..
         } = scratch;
-        // A turn's successors are ranked by its frame, through a plain
-        // ranker when there are enough of them.
+        // A turn's successors are ranked by its frame, through rankers when
+        // there are enough of them: one when the frame is plain, otherwise
+        // one per symmetry fixing its representative.
         for turn in &turns {
             // The next mover's stones: the opponent's, less one after a mill.
             let a = s.opp_board as usize - turn.mill as usize;
             let ranker = match n >= RANKER_FROM {
-                true => PlainRanker::new(&turn.frame, a),
-                false => None,
+                false => Ranker::Frame,
+                true => match PlainRanker::new(&turn.frame, a) {
+                    Some(r) => Ranker::Plain(r),
+                    None => Ranker::Images(PlainRanker::images(&turn.frame, a)),
+                },
             };
             match (&ranker, turn.mill) {
-                (Some(r), false) => self.play_quiet(turn, them, best, |us| r.slot(us)),
-                (Some(r), true) => self.play_mill(turn, them, victims, best, |us| r.slot(us)),
-                (None, false) => self.play_quiet(turn, them, best, |us| turn.frame.slot(us)),
-                (None, true) => self.play_mill(turn, them, victims, best, |us| turn.frame.slot(us)),
+                (Ranker::Plain(r), false) => self.play_quiet(turn, them, best, |us| r.slot(us)),
+                (Ranker::Plain(r), true) => {
+                    self.play_mill(turn, them, victims, best, |us| r.slot(us))
+                }
+                (Ranker::Images(r), false) => {
+                    self.play_quiet(turn, them, best, |us| least_slot(r, us))
+                }
+                (Ranker::Images(r), true) => {
+                    self.play_mill(turn, them, victims, best, |us| least_slot(r, us))
+                }
+                (Ranker::Frame, false) => {
+                    self.play_quiet(turn, them, best, |us| turn.frame.slot(us))
+                }
+                (Ranker::Frame, true) => {
+                    self.play_mill(turn, them, victims, best, |us| turn.frame.slot(us))
+                }
             }
         }
         let lost = RuleOutcome::Loss(0).rank();
