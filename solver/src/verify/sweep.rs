@@ -73,7 +73,9 @@ const NO_TURN: i32 = i32::MIN;
 /// a value, so that the best of it and any turn's value stays it.
 const UNREADABLE: i32 = i32::MAX;
 
-/// How the successors of one turn are ranked.
+/// How the successors of one turn are ranked. One lives at a time, on the
+/// stack, so the plain ranker's tables are kept inline.
+#[allow(clippy::large_enum_variant)]
 enum Ranker {
     /// The turn's frame is plain.
     Plain(PlainRanker),
