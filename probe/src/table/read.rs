@@ -853,7 +853,7 @@ mod tests {
                 let bytes: Box<[u8]> = (0..len)
                     .map(|_| match (encoding, byte()) {
                         // Four 2-bit values, none of them 3.
-                        (Encoding::Wdl, b) => (0..4).fold(0, |w, k| w | (b >> k) % 3 << (2 * k)),
+                        (Encoding::Wdl, b) => (0..4).fold(0, |w, k| w | ((b >> k) % 3) << (2 * k)),
                         (Encoding::RuleOutcomes, b) => b % 125,
                         (_, b) => b,
                     })
