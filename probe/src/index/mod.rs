@@ -89,6 +89,21 @@ fn next_of_size(set: u32) -> u32 {
     (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple
 }
 
+/// A map of sets of points that sends each point `p` to `point(p)` and a
+/// union to the union of the images, as one table per byte of the set: the
+/// image of a set is then the union of three entries. Each entry is built
+/// from the one without its lowest point.
+fn byte_tables(point: impl Fn(usize) -> Bitboard) -> [[Bitboard; 256]; 3] {
+    let mut tables = [[0; 256]; 3];
+    for (k, table) in tables.iter_mut().enumerate() {
+        for byte in 1..256usize {
+            let low = 8 * k + byte.trailing_zeros() as usize;
+            table[byte] = table[byte & (byte - 1)] | point(low);
+        }
+    }
+    tables
+}
+
 /// Colexicographic rank of a set of points among all sets of the same size.
 #[inline]
 pub fn colex_rank(set: Bitboard) -> u64 {
@@ -383,15 +398,11 @@ impl Indexer {
         // The opponent's sets: the `b`-point subsets of the points beside
         // `u`, by their codes among those points (Gosper's hack).
         let (free, n) = points_beside(u);
-        // The set of each byte of a code, built a bit at a time.
-        let mut deposit = [[0 as Bitboard; 256]; 3];
-        for (k, table) in deposit.iter_mut().enumerate() {
-            for byte in 1..256usize {
-                let low = 8 * k + byte.trailing_zeros() as usize;
-                let point = free.get(low).filter(|_| low < n).map_or(0, |&p| 1 << p);
-                table[byte] = table[byte & (byte - 1)] | point;
-            }
-        }
+        // The set of each byte of a code.
+        let deposit = byte_tables(|bit| match bit < n {
+            true => 1 << free[bit],
+            false => 0,
+        });
         let limit = 1u32 << n;
         let mut code: u32 = (1 << b) - 1;
         while code < limit {
@@ -830,23 +841,17 @@ impl PlainRanker {
     fn mapped_by(frame: &Frame, symmetry: Symmetry, a: usize) -> PlainRanker {
         let b = frame.rep.count_ones() as usize;
         let sym = Symmetries::get();
-        let mut codes = [[0; 256]; 3];
-        for (k, table) in codes.iter_mut().enumerate() {
-            for byte in 1..256usize {
-                let low = byte.trailing_zeros() as usize;
-                let p = 8 * k + low;
-                let q = sym
-                    .map_point(symmetry, Point::new(p).expect("a point"))
-                    .index() as u32;
-                // Points of the representative's preimage never hold the
-                // mover's stones: their entries are never read.
-                let point = match frame.rep & (1 << q) {
-                    0 => 1 << (q - (frame.rep & ((1u32 << q) - 1)).count_ones()),
-                    _ => 0,
-                };
-                table[byte] = table[byte & (byte - 1)] | point;
+        let codes = byte_tables(|p| {
+            let q = sym
+                .map_point(symmetry, Point::new(p).expect("a point"))
+                .index() as u32;
+            // Points of the representative's preimage never hold the
+            // mover's stones: their entries are never read.
+            match frame.rep & (1 << q) {
+                0 => 1 << (q - (frame.rep & ((1u32 << q) - 1)).count_ones()),
+                _ => 0,
             }
-        }
+        });
         PlainRanker {
             codes,
             base: frame.orbit * BINOMIAL[POINTS - b][a],

@@ -151,7 +151,7 @@ impl Block {
             }
             Encoding::RuleOutcomes => {
                 for (three, &b) in out.chunks_mut(3).zip(self.bytes.iter()) {
-                    for (o, power) in three.iter_mut().zip([1, 5, 25]) {
+                    for (o, power) in three.iter_mut().zip(FIFTHS) {
                         *o = (b / power % 5) as u16;
                     }
                 }
@@ -325,11 +325,13 @@ fn quarter(bytes: &[u8], i: usize) -> u16 {
     (bytes[i / 4] >> (2 * (i % 4)) & 3) as u16
 }
 
+/// The place values of the three base-5 digits of a rule outcome byte.
+const FIFTHS: [u8; 3] = [1, 5, 25];
+
 /// The base-5 digit of slot `i` of a rule outcome block.
 #[inline]
 fn fifth(bytes: &[u8], i: usize) -> u16 {
-    const POWERS: [u8; 3] = [1, 5, 25];
-    (bytes[i / 3] / POWERS[i % 3] % 5) as u16
+    (bytes[i / 3] / FIFTHS[i % 3] % 5) as u16
 }
 
 #[inline]
