@@ -258,6 +258,26 @@ pub fn colex_unrank(rank: u64, k: usize) -> Bitboard {
     set
 }
 
+/// `colex_unrank` of several ranks, their steps alternating (see
+/// `Indexer::unindex_each`).
+#[inline]
+pub fn colex_unrank_each<const N: usize>(ranks: [u64; N], k: usize) -> [Bitboard; N] {
+    let mut rank = ranks.map(|r| r as u32);
+    let mut set = [0; N];
+    for i in (1..=k.min(MAX_STONES)).rev() {
+        for j in 0..N {
+            let below = BY_SIZE[i]
+                .iter()
+                .map(|&b| (b <= rank[j]) as u32)
+                .sum::<u32>();
+            let c = below - 1;
+            rank[j] -= BY_SIZE[i][c as usize];
+            set[j] |= 1 << c;
+        }
+    }
+    set
+}
+
 /// The `k`-point set of colexicographic rank `rank` among the points
 /// outside `taken`, one point at a time: the definition, for the tests.
 #[cfg(test)]
@@ -504,6 +524,32 @@ impl Indexer {
             them,
             us_hand: sector.stm_hand,
             them_hand: sector.opp_hand,
+        })
+    }
+
+    /// `unindex` of several slots of one sector at once: `out[i]` is
+    /// `unindex(sector, slots[i])`. A slot's unranking is a chain of
+    /// dependent steps, one per stone; here the steps of the `N` slots
+    /// alternate, so that the processor works on several chains at a time.
+    pub fn unindex_each<const N: usize>(
+        &self,
+        sector: Sector,
+        slots: [u64; N],
+    ) -> [Option<Node>; N] {
+        let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
+        if a > MAX_STONES || b > MAX_STONES || a + b > POINTS {
+            return [None; N];
+        }
+        let per_orbit = BINOMIAL[POINTS - b][a];
+        let them = slots.map(|slot| self.reps[b].get((slot / per_orbit) as usize).copied());
+        let codes = colex_unrank_each(slots.map(|slot| slot % per_orbit), a);
+        std::array::from_fn(|i| {
+            them[i].map(|them| Node {
+                us: expand(codes[i], them),
+                them,
+                us_hand: sector.stm_hand,
+                them_hand: sector.opp_hand,
+            })
         })
     }
 

@@ -543,3 +543,32 @@ fn build_set_by_set() -> Indexer {
         stabilisers,
     }
 }
+
+/// `unindex_each` is `unindex` slot by slot, for slots all over sectors of
+/// every size, past their ends and in sectors with too many stones.
+#[test]
+fn unindex_each_is_unindex_slot_by_slot() {
+    let ix = Indexer::get();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut checked = 0;
+    for a in 0..=10u8 {
+        for b in 0..=10u8 {
+            let sector = Sector::moving(a, b);
+            let n = ix.slots(sector).max(1);
+            for _ in 0..50 {
+                let slots: [u64; 4] = std::array::from_fn(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x % (n + n / 8 + 2)
+                });
+                let each = ix.unindex_each(sector, slots);
+                for (&slot, node) in slots.iter().zip(each) {
+                    assert_eq!(node, ix.unindex(sector, slot), "{sector} {slot}");
+                    checked += usize::from(node.is_some());
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

@@ -554,12 +554,22 @@ fn levels<S: Codes>(scheme: S, pair: PairSolve<'_>) -> Vec<(Sector, Vec<u16>)> {
                         // while the updates of earlier ones run.
                         let mut ring: [Predecessors; AHEAD] =
                             std::array::from_fn(|_| Predecessors::EMPTY);
-                        for (k, &slot) in chunk.iter().enumerate() {
-                            let at = k % AHEAD;
-                            if k >= AHEAD {
-                                propagate(scheme, to, &ring[at], level, won, &mut found);
+                        // The positions of `AHEAD` slots are unranked together.
+                        for (g, group) in chunk.chunks(AHEAD).enumerate() {
+                            let slots: [u32; AHEAD] =
+                                std::array::from_fn(|j| group[j.min(group.len() - 1)]);
+                            let nodes =
+                                Indexer::get().unindex_each(from.sector, slots.map(u64::from));
+                            for node in nodes.iter().flatten() {
+                                Indexer::get().prefetch_frame(node.us);
                             }
-                            predecessors(rules, from, to, slot, won, &mut ring[at]);
+                            for (at, (&slot, node)) in group.iter().zip(nodes).enumerate() {
+                                if g > 0 {
+                                    propagate(scheme, to, &ring[at], level, won, &mut found);
+                                }
+                                let node = node.expect("slot within sector");
+                                predecessors(rules, from, to, slot, node, won, &mut ring[at]);
+                            }
                         }
                         let n = chunk.len();
                         for k in n.saturating_sub(AHEAD)..n {
@@ -646,23 +656,22 @@ impl Predecessors {
 /// four on the rung up to 6.
 const AHEAD: usize = 4;
 
-/// Ranks the predecessors of a position resolved at `level` into `out` and
-/// asks the memory for their slot words, so that they arrive while the
-/// updates of the positions before it run (the atomic updates would
-/// otherwise wait for every earlier read: they order memory accesses).
+/// Ranks the predecessors of a position (`node`, stored at `slot`)
+/// resolved at `level` into `out` and asks the memory for their slot
+/// words, so that they arrive while the updates of the positions before it
+/// run (the atomic updates would otherwise wait for every earlier read:
+/// they order memory accesses).
 #[inline]
 fn predecessors(
     rules: &Rules,
     from: &SectorState,
     to_state: &SectorState,
     slot: u32,
+    node: Node,
     won: bool,
     out: &mut Predecessors,
 ) {
     let ix = Indexer::get();
-    let node = ix
-        .unindex(from.sector, slot as u64)
-        .expect("slot within sector");
     let weight = if won {
         ix.class_size(from.sector, slot as u64) as u16
     } else {
