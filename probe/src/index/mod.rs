@@ -247,15 +247,7 @@ static BY_SIZE: [[u32; POINTS]; MAX_STONES + 1] = {
 /// not above the rank, without a branch.
 #[inline]
 pub fn colex_unrank(rank: u64, k: usize) -> Bitboard {
-    let mut rank = rank as u32;
-    let mut set = 0;
-    for i in (1..=k.min(MAX_STONES)).rev() {
-        let below = BY_SIZE[i].iter().map(|&b| (b <= rank) as u32).sum::<u32>();
-        let c = below - 1;
-        rank -= BY_SIZE[i][c as usize];
-        set |= 1 << c;
-    }
-    set
+    colex_unrank_each([rank], k)[0]
 }
 
 /// `colex_unrank` of several ranks, their steps alternating (see
@@ -511,20 +503,7 @@ impl Indexer {
     /// The position stored at a slot (hands from the sector). For a hole this
     /// is a position whose own slot is another one. `None` past the last slot.
     pub fn unindex(&self, sector: Sector, slot: u64) -> Option<Node> {
-        let (a, b) = (sector.stm_board as usize, sector.opp_board as usize);
-        if a > MAX_STONES || b > MAX_STONES || a + b > POINTS {
-            return None;
-        }
-        let per_orbit = BINOMIAL[POINTS - b][a];
-        let orbit = (slot / per_orbit) as usize;
-        let them = *self.reps[b].get(orbit)?;
-        let us = expand(colex_unrank(slot % per_orbit, a), them);
-        Some(Node {
-            us,
-            them,
-            us_hand: sector.stm_hand,
-            them_hand: sector.opp_hand,
-        })
+        self.unindex_each(sector, [slot])[0]
     }
 
     /// `unindex` of several slots of one sector at once: `out[i]` is

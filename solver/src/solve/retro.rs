@@ -554,14 +554,14 @@ fn levels<S: Codes>(scheme: S, pair: PairSolve<'_>) -> Vec<(Sector, Vec<u16>)> {
                         // while the updates of earlier ones run.
                         let mut ring: [Predecessors; AHEAD] =
                             std::array::from_fn(|_| Predecessors::EMPTY);
+                        let ix = Indexer::get();
                         // The positions of `AHEAD` slots are unranked together.
                         for (g, group) in chunk.chunks(AHEAD).enumerate() {
                             let slots: [u32; AHEAD] =
                                 std::array::from_fn(|j| group[j.min(group.len() - 1)]);
-                            let nodes =
-                                Indexer::get().unindex_each(from.sector, slots.map(u64::from));
+                            let nodes = ix.unindex_each(from.sector, slots.map(u64::from));
                             for node in nodes.iter().flatten() {
-                                Indexer::get().prefetch_frame(node.us);
+                                ix.prefetch_frame(node.us);
                             }
                             for (at, (&slot, node)) in group.iter().zip(nodes).enumerate() {
                                 if g > 0 {
