@@ -887,10 +887,31 @@ impl PlainRanker {
     /// (`a` stones, none on the representative's preimage): `Frame::slot`.
     #[inline]
     pub fn slot(&self, us: Bitboard) -> u64 {
+        self.slot_of_code(self.code(us))
+    }
+
+    /// The mover's stones `us` (any number, none on the representative's
+    /// preimage) mapped and renumbered: the code of a set is the union of
+    /// its points' codes, so a set less one of its points `p` has the code
+    /// `code(us) ^ point_code(p)`.
+    #[inline]
+    pub fn code(&self, us: Bitboard) -> Bitboard {
         let c = &self.codes;
-        let code = c[0][(us & 0xff) as usize]
+        c[0][(us & 0xff) as usize]
             | c[1][((us >> 8) & 0xff) as usize]
-            | c[2][((us >> 16) & 0xff) as usize];
+            | c[2][((us >> 16) & 0xff) as usize]
+    }
+
+    /// The code of the point `p` (`0..24`, not on the representative's
+    /// preimage).
+    #[inline]
+    pub fn point_code(&self, p: usize) -> Bitboard {
+        self.codes[p >> 3][1 << (p & 7)]
+    }
+
+    /// The slot of a code of `a` stones.
+    #[inline]
+    pub fn slot_of_code(&self, code: Bitboard) -> u64 {
         self.base + colex_rank(code)
     }
 }

@@ -4,7 +4,8 @@ use super::*;
 
 /// The plain ranker gives `Frame::slot` for every opponent set of up to
 /// 9 stones with a plain frame (a sample of them) and every mover's set
-/// beside it (a sample), of each size.
+/// beside it (a sample), of each size; and so does the code of a set less
+/// one of its points, taken from the set's code and the point's.
 #[test]
 fn the_plain_ranker_ranks_as_the_frame() {
     let ix = Indexer::get();
@@ -25,7 +26,7 @@ fn the_plain_ranker_ranks_as_the_frame() {
         }
         set
     };
-    let (mut checked, mut plain, mut not_plain) = (0, 0, 0);
+    let (mut checked, mut plain, mut not_plain, mut removed) = (0, 0, 0, 0);
     for b in 0..=9 {
         for _ in 0..200 {
             let them = random_set(b, 0);
@@ -40,13 +41,27 @@ fn the_plain_ranker_ranks_as_the_frame() {
                     let us = random_set(a, them);
                     assert_eq!(ranker.slot(us), frame.slot(us), "{them:x} {us:x}");
                     checked += 1;
+                    let Some(less) = a.checked_sub(1).and_then(|a| PlainRanker::new(&frame, a))
+                    else {
+                        continue;
+                    };
+                    for p in crate::board::points(us) {
+                        let code = less.code(us) ^ less.point_code(p.index());
+                        let fewer = us ^ p.bit();
+                        assert_eq!(
+                            less.slot_of_code(code),
+                            frame.slot(fewer),
+                            "{them:x} {fewer:x}"
+                        );
+                        removed += 1;
+                    }
                 }
             }
         }
     }
     assert!(
-        plain > 1000 && not_plain > 10 && checked > 20_000,
-        "{plain} {not_plain} {checked}"
+        plain > 1000 && not_plain > 10 && checked > 20_000 && removed > 50_000,
+        "{plain} {not_plain} {checked} {removed}"
     );
 }
 

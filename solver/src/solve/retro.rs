@@ -28,7 +28,7 @@
 use super::memory::huge_vec;
 use super::scheme::{Codes, Conversion, Dtc, Dtw, Scheme};
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, POINTS};
-use moulin_probe::index::{Frame, Indexer};
+use moulin_probe::index::{Frame, Indexer, PlainRanker};
 use moulin_probe::prefetch;
 use moulin_probe::value::HOLE;
 use moulin_probe::{Node, Rules, Sector};
@@ -81,14 +81,39 @@ struct Turn {
     /// The frame of the mover's stones after the turn, which closes a
     /// mill: every capture of the turn leads into its positions.
     mill: Frame,
+    /// The frame's ranker of the victim's stones after a capture, when the
+    /// frame is plain and enough classes share it.
+    ranker: Option<PlainRanker>,
+}
+
+/// Classes of one orbit from which the captures of a turn are ranked by a
+/// `PlainRanker` (building one costs about as much as ranking a few hundred).
+const RANKER_FROM: usize = 256;
+
+impl Turn {
+    /// Calls `f` with the slot of every position a capture of this turn
+    /// leads to, when the opponent holds `t` and may lose one of `victims`.
+    #[inline]
+    fn for_each_capture_slot(&self, t: Bitboard, victims: Bitboard, mut f: impl FnMut(u64)) {
+        match &self.ranker {
+            Some(r) => {
+                let code = r.code(t);
+                for p in points(victims) {
+                    f(r.slot_of_code(code ^ r.point_code(p.index())));
+                }
+            }
+            None => for_each_capture_slot(&self.mill, t, victims, f),
+        }
+    }
 }
 
 /// The turns of the mover's stones `u` in the moving phase, as the
 /// initialisation counts them for every set of the opponent's: the turns
 /// without a mill by their arrival point, the others one by one.
 struct Turns {
-    /// Per point, the turns without a mill that arrive there.
-    quiet_into: [u16; POINTS],
+    /// Per byte of the opponent's stones, the turns without a mill that
+    /// arrive on its points: `quiet_held` of a set is the sum of three.
+    held: [[u16; 256]; 3],
     /// Every turn without a mill.
     quiet: u16,
     /// The points some turn arrives at.
@@ -98,12 +123,14 @@ struct Turns {
 }
 
 impl Turns {
-    /// The turns of the mover's stones `u`.
-    fn of(rules: &Rules, u: Bitboard) -> Turns {
+    /// The turns of the mover's stones `u`, against `classes` sets of
+    /// `opponent` stones.
+    fn of(rules: &Rules, u: Bitboard, opponent: u8, classes: usize) -> Turns {
         let beside = ALL_POINTS & !u;
         let flies = rules.flying && u.count_ones() == 3;
+        let mut quiet_into = [0u16; POINTS];
         let mut turns = Turns {
-            quiet_into: [0; POINTS],
+            held: [[0; 256]; 3],
             quiet: 0,
             reach: 0,
             mills: Vec::new(),
@@ -118,14 +145,29 @@ impl Turns {
             for to in points(dest) {
                 let after = u ^ from.bit() ^ to.bit();
                 if forms_mill(after, to.index()) {
+                    let mill = Indexer::get().frame(after);
+                    // With three stones the victim is left two: no capture
+                    // is ranked.
+                    let ranker = match classes >= RANKER_FROM && opponent > 3 {
+                        true => PlainRanker::new(&mill, opponent as usize - 1),
+                        false => None,
+                    };
                     turns.mills.push(Turn {
                         to: to.bit(),
-                        mill: Indexer::get().frame(after),
+                        mill,
+                        ranker,
                     });
                 } else {
-                    turns.quiet_into[to.index()] += 1;
+                    quiet_into[to.index()] += 1;
                     turns.quiet += 1;
                 }
+            }
+        }
+        // Each entry from the one without its lowest point.
+        for (k, table) in turns.held.iter_mut().enumerate() {
+            for byte in 1..256usize {
+                let low = 8 * k + byte.trailing_zeros() as usize;
+                table[byte] = table[byte & (byte - 1)] + quiet_into[low];
             }
         }
         turns
@@ -134,9 +176,10 @@ impl Turns {
     /// The turns without a mill left when the opponent holds `t`.
     #[inline]
     fn quiet_beside(&self, t: Bitboard) -> u16 {
-        let held: u16 = points(t & self.reach)
-            .map(|p| self.quiet_into[p.index()])
-            .sum();
+        let h = &self.held;
+        let held = h[0][(t & 0xff) as usize]
+            + h[1][(t >> 8 & 0xff) as usize]
+            + h[2][(t >> 16 & 0xff) as usize];
         self.quiet - held
     }
 }
@@ -222,7 +265,7 @@ fn initial<S: Codes>(
         // Every capture of this turn leaves the opponent to move against
         // the mover's stones after it: one frame, one block of slots.
         let victims = *victims.get_or_insert_with(|| removable(t));
-        for_each_capture_slot(&turn.mill, t, victims, |slot| captures.push(slot as u32))
+        turn.for_each_capture_slot(t, victims, |slot| captures.push(slot as u32))
     }
     let mut best_win = if leaves_two { 1 } else { u16::MAX };
     let mut can_draw = false;
@@ -289,7 +332,7 @@ impl SectorState {
                 });
                 if let Some(u) = mover {
                     ix.slots_beside(u, &work.them, &mut work.slots);
-                    let turns = Turns::of(rules, u);
+                    let turns = Turns::of(rules, u, sector.opp_board, work.them.len());
                     for k in 0..work.them.len() {
                         let (t, size) = (work.them[k], work.sizes[k]);
                         let (v, c, seed) =
