@@ -347,8 +347,14 @@ impl SectorState {
                 }
                 // The slots are all over the sector: stored in one loop,
                 // the misses overlap (one at a time, they held up every
-                // later store).
-                for &(slot, word) in &work.words {
+                // later store), each line asked for `STORE_AHEAD` stores
+                // before it is written.
+                for (i, &(slot, word)) in work.words.iter().enumerate() {
+                    if let Some(&(ahead, _)) = work.words.get(i + STORE_AHEAD) {
+                        if let Some(line) = slots.get(ahead as usize) {
+                            prefetch(line);
+                        }
+                    }
                     slots[slot as usize].store(word, Relaxed);
                 }
                 if work.held >= SEED_BATCH {
@@ -387,6 +393,10 @@ impl SectorState {
 /// the capacity not yet written is not resident), and each task holds
 /// about a batch besides them: the peak is what is held (5,476 MiB both).
 const SEED_BATCH: usize = 1 << 16;
+
+/// How many stores of an initialisation's words ahead a slot's line is
+/// asked for.
+const STORE_AHEAD: usize = 32;
 
 /// A task's part of an initialisation: its seeds by level (`held` of
 /// them), and working space for one orbit of the mover's stones.
