@@ -112,7 +112,7 @@ impl Turn {
 /// without a mill by their arrival point, the others one by one.
 struct Turns {
     /// Per byte of the opponent's stones, the turns without a mill that
-    /// arrive on its points: `quiet_held` of a set is the sum of three.
+    /// arrive on its points: those a set holds are the sum of three entries.
     held: [[u16; 256]; 3],
     /// Every turn without a mill.
     quiet: u16,
