@@ -830,6 +830,10 @@ impl Frame {
     }
 }
 
+/// Positions of one frame from which ranking them through a `PlainRanker`
+/// pays: building one costs about as much as ranking a few hundred.
+pub const PLAIN_RANKER_FROM: usize = 256;
+
 /// `Frame::slot` for one plain frame, many times: the frame's symmetry and
 /// compression folded into one table per byte of the mover's stones, so a
 /// slot is three loads from 3 KiB and a colex rank. Worth it from a few

@@ -28,7 +28,7 @@
 use super::memory::huge_vec;
 use super::scheme::{Codes, Conversion, Dtc, Dtw, Scheme};
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, POINTS};
-use moulin_probe::index::{Frame, Indexer, PlainRanker};
+use moulin_probe::index::{Frame, Indexer, PlainRanker, PLAIN_RANKER_FROM};
 use moulin_probe::prefetch;
 use moulin_probe::value::HOLE;
 use moulin_probe::{Node, Rules, Sector};
@@ -85,10 +85,6 @@ struct Turn {
     /// frame is plain and enough classes share it.
     ranker: Option<PlainRanker>,
 }
-
-/// Classes of one orbit from which the captures of a turn are ranked by a
-/// `PlainRanker` (building one costs about as much as ranking a few hundred).
-const RANKER_FROM: usize = 256;
 
 impl Turn {
     /// Calls `f` with the slot of every position a capture of this turn
@@ -148,7 +144,7 @@ impl Turns {
                     let mill = Indexer::get().frame(after);
                     // With three stones the victim is left two: no capture
                     // is ranked.
-                    let ranker = match classes >= RANKER_FROM && opponent > 3 {
+                    let ranker = match classes >= PLAIN_RANKER_FROM && opponent > 3 {
                         true => PlainRanker::new(&mill, opponent as usize - 1),
                         false => None,
                     };

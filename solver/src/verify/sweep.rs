@@ -23,7 +23,7 @@ use super::rule;
 use moulin_probe::board::{
     forms_mill, points, removable, Bitboard, Point, ADJACENT, ALL_POINTS, POINTS,
 };
-use moulin_probe::index::{Frame, Indexer, PlainRanker, BINOMIAL};
+use moulin_probe::index::{Frame, Indexer, PlainRanker, BINOMIAL, PLAIN_RANKER_FROM};
 use moulin_probe::{Node, RuleOutcome, Rules, Sector};
 
 /// One turn of the mover's stones, whatever the opponent's.
@@ -62,10 +62,6 @@ impl Scratch {
         self.victims.clear();
     }
 }
-
-/// Classes of one orbit from which a turn's successors are ranked by a
-/// `PlainRanker` (building one costs about as much as ranking a few hundred).
-const RANKER_FROM: usize = 256;
 
 /// `Scratch::best` before any turn: below every rank of a value.
 const NO_TURN: i32 = i32::MIN;
@@ -274,7 +270,7 @@ impl<'a> Sweep<'a> {
         for turn in &turns {
             // The next mover's stones: the opponent's, less one after a mill.
             let a = s.opp_board as usize - turn.mill as usize;
-            let ranker = match n >= RANKER_FROM {
+            let ranker = match n >= PLAIN_RANKER_FROM {
                 false => Ranker::Frame,
                 true => match PlainRanker::new(&turn.frame, a) {
                     Some(r) => Ranker::Plain(r),
