@@ -166,25 +166,39 @@ pub fn forms_mill(stones: Bitboard, to: usize) -> bool {
 /// Stones of `stones` that are part of at least one complete mill.
 #[inline]
 pub fn stones_in_mills(stones: Bitboard) -> Bitboard {
-    let mut inside = 0;
-    for &mill in &MILLS {
-        if stones & mill == mill {
-            inside |= mill;
-        }
-    }
-    inside
+    stones_in(stones, &MILLS)
 }
 
 /// The stones of `stones` that a capture may remove: those in no mill, or all
 /// of them when every one is in a mill.
 #[inline]
 pub fn removable(stones: Bitboard) -> Bitboard {
-    let free = stones & !stones_in_mills(stones);
+    removable_in(stones, &MILLS)
+}
+
+/// `removable` with the board's points renumbered: `stones` and `mills`
+/// numbered alike (say as codes among the points some other stones leave
+/// free, `mills` then being the mills those stones do not touch).
+#[inline]
+pub fn removable_in(stones: Bitboard, mills: &[Bitboard]) -> Bitboard {
+    let free = stones & !stones_in(stones, mills);
     if free != 0 {
         free
     } else {
         stones
     }
+}
+
+/// The stones of `stones` in at least one of `mills`.
+#[inline]
+fn stones_in(stones: Bitboard, mills: &[Bitboard]) -> Bitboard {
+    let mut inside = 0;
+    for &mill in mills {
+        if stones & mill == mill {
+            inside |= mill;
+        }
+    }
+    inside
 }
 
 /// One of the 16 symmetries of the board, `0` being the identity.
@@ -336,6 +350,49 @@ mod tests {
         let d2 = Point::from_name("d2").unwrap();
         let names: Vec<_> = points(ADJACENT[d2.index()]).map(|p| p.name()).collect();
         assert_eq!(names, ["d1", "b2", "f2", "d3"]);
+    }
+
+    #[test]
+    fn a_mill_protects_its_stones_unless_all_are_in_mills() {
+        let set = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| Point::from_name(n).expect("a point").bit())
+                .fold(0, |s, p| s | p)
+        };
+        let mill = set(&["a1", "d1", "g1"]);
+        assert_eq!(removable(mill | set(&["b2"])), set(&["b2"]));
+        assert_eq!(removable(mill), mill);
+        assert_eq!(removable(mill | set(&["a4", "a7"])), mill | set(&["a4", "a7"]));
+    }
+
+    /// `removable_in` over sets renumbered among the points some stones
+    /// leave free, with the mills those stones do not touch, is `removable`
+    /// renumbered.
+    #[test]
+    fn removable_among_free_points_is_removable_renumbered() {
+        use crate::index::compress;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed & 0xff_ffff) as Bitboard
+        };
+        let mut protected = 0;
+        for _ in 0..100_000 {
+            let taken = next() & next();
+            let stones = next() & !taken;
+            let mills: Vec<Bitboard> = MILLS
+                .iter()
+                .filter(|&&m| m & taken == 0)
+                .map(|&m| compress(m, taken))
+                .collect();
+            let expected = compress(removable(stones), taken);
+            assert_eq!(removable_in(compress(stones, taken), &mills), expected);
+            protected += (expected != compress(stones, taken)) as u32;
+        }
+        assert!(protected > 1_000, "{protected} sets with a protected stone");
     }
 
     #[test]

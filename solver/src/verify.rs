@@ -37,6 +37,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+mod captures;
 pub(crate) mod files;
 mod manifest;
 pub(crate) mod rebuild;

@@ -83,7 +83,7 @@ static COLEX: [[[u32; 256]; POINTS + 1]; 3] = {
 /// `set` must not be empty. The division by the lowest point's bit is a
 /// shift.
 #[inline]
-fn next_of_size(set: u32) -> u32 {
+pub fn next_of_size(set: u32) -> u32 {
     let low = set & set.wrapping_neg();
     let ripple = set + low;
     (((ripple ^ set) >> 2) >> low.trailing_zeros()) | ripple

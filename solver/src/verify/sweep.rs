@@ -19,6 +19,7 @@
 //! another order (a test compares the two derivations on every position of
 //! small sectors).
 
+use super::captures::best_captures;
 use super::rule;
 use moulin_probe::board::{
     forms_mill, points, removable, Bitboard, Point, ADJACENT, ALL_POINTS, POINTS,
@@ -129,7 +130,17 @@ impl<'a> Next<'a> {
         if let Some(rank) = self.lost {
             return rank;
         }
-        match self.codes.and_then(|c| c.get(slot as usize)) {
+        match self.codes {
+            Some(codes) => self.rank_in(codes, slot),
+            None => UNREADABLE,
+        }
+    }
+
+    /// The rank of the code `codes` hold at `slot`; `UNREADABLE` past
+    /// their end.
+    #[inline]
+    fn rank_in(&self, codes: &[u16], slot: u64) -> i32 {
+        match codes.get(slot as usize) {
             Some(&code) => self.ranks[code as usize],
             None => UNREADABLE,
         }
@@ -142,6 +153,9 @@ pub struct Sweep<'a> {
     sector: Sector,
     quiet: Next<'a>,
     capture: Next<'a>,
+    /// The best capture's code at every slot of the quiet turns' sector
+    /// (`captures.rs`), when a mill's captures are read from a table.
+    captures: Option<Vec<u16>>,
 }
 
 impl<'a> Sweep<'a> {
@@ -159,21 +173,39 @@ impl<'a> Sweep<'a> {
             us_hand: sector.stm_hand,
             them_hand: sector.opp_hand,
         };
+        let target = |us: u8| Sector {
+            stm_board: us,
+            opp_board: after,
+            stm_hand: sector.opp_hand,
+            opp_hand: hand,
+        };
         let next = |us: u8, capture: bool| {
-            let target = Sector {
-                stm_board: us,
-                opp_board: after,
-                stm_hand: sector.opp_hand,
-                opp_hand: hand,
-            };
-            let codes = tables.iter().find(|(s, _)| *s == target).map(|(_, c)| *c);
+            let codes = tables
+                .iter()
+                .find(|(s, _)| *s == target(us))
+                .map(|(_, c)| *c);
             Next::new(&rules, &mover, codes, us + sector.opp_hand < 3, capture)
+        };
+        let quiet = next(b, false);
+        let capture = next(b.saturating_sub(1), true);
+        // A table of the best captures when a turn can close a mill and
+        // the captures are read (not lost by material at once).
+        let mills = b > 0 && after >= 3;
+        let captures = match (mills, capture.lost, capture.codes) {
+            (true, None, Some(codes)) => Some(best_captures(
+                target(b),
+                target(b - 1),
+                codes,
+                &capture.ranks,
+            )),
+            _ => None,
         };
         Sweep {
             rules,
             sector,
-            quiet: next(b, false),
-            capture: next(b.saturating_sub(1), true),
+            quiet,
+            capture,
+            captures,
         }
     }
 
@@ -253,7 +285,7 @@ impl<'a> Sweep<'a> {
                 _ => NO_TURN,
             }));
         let turns = self.turns(u);
-        if turns.iter().any(|t| t.mill) {
+        if self.captures.is_none() && turns.iter().any(|t| t.mill) {
             scratch
                 .victims
                 .extend(scratch.them.iter().map(|&t| removable(t)));
@@ -268,8 +300,7 @@ impl<'a> Sweep<'a> {
         // there are enough of them: one when the frame is plain, otherwise
         // one per symmetry fixing its representative.
         for turn in &turns {
-            // The next mover's stones: the opponent's, less one after a mill.
-            let a = s.opp_board as usize - turn.mill as usize;
+            let a = self.next_movers(turn);
             let ranker = match n >= PLAIN_RANKER_FROM {
                 false => Ranker::Frame,
                 true => match PlainRanker::new(&turn.frame, a) {
@@ -277,23 +308,10 @@ impl<'a> Sweep<'a> {
                     None => Ranker::Images(PlainRanker::images(&turn.frame, a)),
                 },
             };
-            match (&ranker, turn.mill) {
-                (Ranker::Plain(r), false) => self.play_quiet(turn, them, best, |us| r.slot(us)),
-                (Ranker::Plain(r), true) => {
-                    self.play_mill(turn, them, victims, best, |us| r.slot(us))
-                }
-                (Ranker::Images(r), false) => {
-                    self.play_quiet(turn, them, best, |us| least_slot(r, us))
-                }
-                (Ranker::Images(r), true) => {
-                    self.play_mill(turn, them, victims, best, |us| least_slot(r, us))
-                }
-                (Ranker::Frame, false) => {
-                    self.play_quiet(turn, them, best, |us| turn.frame.slot(us))
-                }
-                (Ranker::Frame, true) => {
-                    self.play_mill(turn, them, victims, best, |us| turn.frame.slot(us))
-                }
+            match &ranker {
+                Ranker::Plain(r) => self.play(turn, them, victims, best, |us| r.slot(us)),
+                Ranker::Images(r) => self.play(turn, them, victims, best, |us| least_slot(r, us)),
+                Ranker::Frame => self.play(turn, them, victims, best, |us| turn.frame.slot(us)),
             }
         }
         let lost = RuleOutcome::Loss(0).rank();
@@ -314,19 +332,49 @@ impl<'a> Sweep<'a> {
         }
     }
 
-    /// Raises `best` of each class (opponent's stones `them`) by the quiet
-    /// `turn`, whose successors' slots are `slot(their mover's stones)`.
+    /// Raises `best` of each class (opponent's stones `them`, the stones
+    /// a mill may remove `victims`) by `turn`, whose successors' slots are
+    /// `slot(their mover's stones)`: those of the quiet turns' sector, or
+    /// of the captures' when a mill's captures are read one by one.
+    #[inline]
+    fn play(
+        &self,
+        turn: &Turn,
+        them: &[Bitboard],
+        victims: &[Bitboard],
+        best: &mut [i32],
+        slot: impl Fn(Bitboard) -> u64,
+    ) {
+        match (turn.mill, &self.captures) {
+            (false, _) => self.play_quiet(turn, them, best, |t| self.quiet.rank(slot(t))),
+            (true, Some(table)) => {
+                self.play_quiet(turn, them, best, |t| self.capture.rank_in(table, slot(t)))
+            }
+            (true, None) => self.play_mill(turn, them, victims, best, slot),
+        }
+    }
+
+    /// The number of stones of the next mover after `turn`: the opponent's,
+    /// less one after a mill whose captures are each read.
+    fn next_movers(&self, turn: &Turn) -> usize {
+        let each_capture = turn.mill && self.captures.is_none();
+        self.sector.opp_board as usize - each_capture as usize
+    }
+
+    /// Raises `best` of each class (opponent's stones `them`) by `turn`,
+    /// worth `value(their stones)` where it is legal: a quiet turn, or one
+    /// whose captures' best is read from a table.
     #[inline]
     fn play_quiet(
         &self,
         turn: &Turn,
         them: &[Bitboard],
         best: &mut [i32],
-        slot: impl Fn(Bitboard) -> u64,
+        value: impl Fn(Bitboard) -> i32,
     ) {
         for (b, &t) in best.iter_mut().zip(them) {
             if turn.to & t == 0 {
-                *b = (*b).max(self.quiet.rank(slot(t)));
+                *b = (*b).max(value(t));
             }
         }
     }
