@@ -363,7 +363,10 @@ mod tests {
         let mill = set(&["a1", "d1", "g1"]);
         assert_eq!(removable(mill | set(&["b2"])), set(&["b2"]));
         assert_eq!(removable(mill), mill);
-        assert_eq!(removable(mill | set(&["a4", "a7"])), mill | set(&["a4", "a7"]));
+        assert_eq!(
+            removable(mill | set(&["a4", "a7"])),
+            mill | set(&["a4", "a7"])
+        );
     }
 
     /// `removable_in` over sets renumbered among the points some stones
