@@ -1,5 +1,5 @@
-//! The best capture of every position a mill leaves to be completed: one
-//! table shared by all the turns that close a mill onto the same stones.
+//! The best capture after a turn that closes a mill: one table, read by
+//! every turn that reaches the same stones before its capture.
 //!
 //! A turn that closes a mill leads from a class `(u, t)` (mover `u`,
 //! opponent `t`) to `(t - r, u')` for every stone `r` of `t` the mill may
