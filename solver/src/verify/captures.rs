@@ -29,16 +29,13 @@ use rayon::prelude::*;
 
 /// For every slot of `quiet` (mover `t`, opponent `u'`), the code of the
 /// best capture that removes a stone of `t`: the code among those the
-/// captures lead to (slots of `capture`, read from `codes`) that `ranks`
-/// ranks highest, `HOLE` when one cannot be read (a rank of `HOLE` is
-/// above every value's) or in a block whose `u'` holds no mill.
-///
-/// `capture` must be `quiet` with one stone fewer for the mover.
-pub fn best_captures(quiet: Sector, capture: Sector, codes: &[u16], ranks: &[i32]) -> Vec<u16> {
+/// captures lead to that `ranks` ranks highest, `HOLE` when one cannot be
+/// read (a rank of `HOLE` is above every value's) or in a block whose `u'`
+/// holds no mill. `codes` are those of the captures' sector: `quiet` with
+/// one stone fewer for the mover.
+pub fn best_captures(quiet: Sector, codes: &[u16], ranks: &[i32]) -> Vec<u16> {
     let ix = Indexer::get();
     let (b, a) = (quiet.stm_board as usize, quiet.opp_board as usize);
-    debug_assert_eq!(capture.stm_board as usize + 1, b);
-    debug_assert_eq!(capture.opp_board as usize, a);
     let mut out = huge_vec(ix.slots(quiet) as usize, |_| HOLE);
     if b == 0 || a + b > POINTS {
         return out;

@@ -192,12 +192,7 @@ impl<'a> Sweep<'a> {
         // the captures are read (not lost by material at once).
         let mills = b > 0 && after >= 3;
         let captures = match (mills, capture.lost, capture.codes) {
-            (true, None, Some(codes)) => Some(best_captures(
-                target(b),
-                target(b - 1),
-                codes,
-                &capture.ranks,
-            )),
+            (true, None, Some(codes)) => Some(best_captures(target(b), codes, &capture.ranks)),
             _ => None,
         };
         Sweep {
