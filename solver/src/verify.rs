@@ -27,7 +27,7 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moulin_probe::board::SYMMETRY_COUNT;
 use moulin_probe::index::{Indexer, BINOMIAL};
-use moulin_probe::table::{Counts, TableSummary, EXTENSION, WDL_EXTENSION};
+use moulin_probe::table::{TableSummary, EXTENSION, WDL_EXTENSION};
 use moulin_probe::value::HOLE;
 use moulin_probe::{Move, Node, Position, RuleOutcome, Rules, Sector, Side};
 use rayon::prelude::*;
@@ -40,12 +40,18 @@ use std::time::{Duration, Instant};
 mod captures;
 pub(crate) mod files;
 mod manifest;
+mod order;
 pub(crate) mod rebuild;
 mod rule;
 mod sweep;
+mod tally;
 
+use captures::Captures;
 use files::{check_wdl, list_tables, load, load_play, read_header, Listing, Loaded};
+use order::targets;
 use sweep::Sweep;
+use tally::count;
+pub use tally::Tally;
 
 pub use manifest::{manifest, ManifestEntry, MANIFEST_COLUMNS};
 
@@ -119,77 +125,6 @@ impl fmt::Display for Inconsistency {
     }
 }
 
-/// Outcome counts recomputed from the values, to compare with a header.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Outcomes over the canonical slots.
-    pub classes: Counts,
-    /// Outcomes over all positions, every symmetric copy counted.
-    pub positions: Counts,
-    /// Non-canonical slots.
-    pub holes: u64,
-    /// Longest stored win.
-    pub max_win: Option<u16>,
-    /// Longest stored loss.
-    pub max_loss: Option<u16>,
-    /// Cursed wins among the classes drawn (rule tables).
-    pub cursed_wins: u64,
-    /// Blessed losses among the classes drawn (rule tables).
-    pub blessed_losses: u64,
-}
-
-impl Tally {
-    fn add(&mut self, o: &Tally) {
-        for (a, b) in [
-            (&mut self.classes, &o.classes),
-            (&mut self.positions, &o.positions),
-        ] {
-            a.win += b.win;
-            a.loss += b.loss;
-            a.draw += b.draw;
-        }
-        self.holes += o.holes;
-        self.cursed_wins += o.cursed_wins;
-        self.blessed_losses += o.blessed_losses;
-        self.max_win = self.max_win.max(o.max_win);
-        self.max_loss = self.max_loss.max(o.max_loss);
-    }
-
-    /// How a header disagrees with the tally, one line per field.
-    pub fn header_disagreements(&self, s: &TableSummary) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut field = |name: &str, header: String, values: String| {
-            if header != values {
-                out.push(format!(
-                    "the header says {header} {name}, the values hold {values}"
-                ));
-            }
-        };
-        let counts = [
-            ("classes won", s.classes.win, self.classes.win),
-            ("classes lost", s.classes.loss, self.classes.loss),
-            ("classes drawn", s.classes.draw, self.classes.draw),
-            ("positions won", s.positions.win, self.positions.win),
-            ("positions lost", s.positions.loss, self.positions.loss),
-            ("positions drawn", s.positions.draw, self.positions.draw),
-            ("holes", s.holes, self.holes),
-            ("classes cursed won", s.cursed_wins, self.cursed_wins),
-            (
-                "classes blessed lost",
-                s.blessed_losses,
-                self.blessed_losses,
-            ),
-        ];
-        for (name, h, v) in counts {
-            field(name, h.to_string(), v.to_string());
-        }
-        let d = |d: Option<u16>| d.map_or("none".to_string(), |d| d.to_string());
-        field("as longest win", d(s.max_win), d(self.max_win));
-        field("as longest loss", d(s.max_loss), d(self.max_loss));
-        out
-    }
-}
-
 /// The result of checking the values of one sector.
 #[derive(Clone, Debug, Default)]
 pub struct ValueCheck {
@@ -251,6 +186,18 @@ impl SectorValues<'_> {
     /// index has them, the counts), `Sweep` derives every class's value from
     /// its successors, mover-major (see `verify/sweep.rs`).
     pub fn check(&self, limit: usize, progress: Option<&ProgressBar>) -> ValueCheck {
+        self.check_sharing(limit, progress, None).0
+    }
+
+    /// `check`, the mills' best captures read from `kept` when it is the
+    /// table this sector would build (`Captures::of`); gives back the
+    /// table it read.
+    pub fn check_sharing(
+        &self,
+        limit: usize,
+        progress: Option<&ProgressBar>,
+        kept: Option<Captures>,
+    ) -> (ValueCheck, Option<Captures>) {
         let ix = Indexer::get();
         let slots = ix.slots(self.sector);
         let small: [Option<RuleOutcome>; SMALL_CODES] =
@@ -259,7 +206,7 @@ impl SectorValues<'_> {
             .into_par_iter()
             .map(|c| self.scan(c * CHUNK..((c + 1) * CHUNK).min(slots), &small, limit))
             .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
-        let sweep = Sweep::new(self.rules, self.sector, &self.successors);
+        let sweep = Sweep::sharing(self.rules, self.sector, &self.successors, kept);
         let per_orbit = sweep.sets_per_orbit();
         let derived = (0..sweep.orbits())
             .into_par_iter()
@@ -288,7 +235,7 @@ impl SectorValues<'_> {
         let mut out = scanned.merge(derived, usize::MAX);
         out.reported.sort_by_key(|i| i.slot);
         out.reported.truncate(limit);
-        out
+        (out, sweep.into_captures())
     }
 
     /// The slow derivation of a class whose stored value the fast one
@@ -475,32 +422,6 @@ impl SectorValues<'_> {
     }
 }
 
-/// Counts `classes` classes of value `value`, of `weight` positions each.
-fn count(t: &mut Tally, value: RuleOutcome, classes: u64, weight: u64) {
-    let positions = classes * weight;
-    match value {
-        RuleOutcome::Win(d) => {
-            t.classes.win += classes;
-            t.positions.win += positions;
-            t.max_win = t.max_win.max(Some(d));
-        }
-        RuleOutcome::Loss(d) => {
-            t.classes.loss += classes;
-            t.positions.loss += positions;
-            t.max_loss = t.max_loss.max(Some(d));
-        }
-        other => {
-            t.classes.draw += classes;
-            t.positions.draw += positions;
-            match other {
-                RuleOutcome::CursedWin(_) => t.cursed_wins += classes,
-                RuleOutcome::BlessedLoss(_) => t.blessed_losses += classes,
-                _ => {}
-            }
-        }
-    }
-}
-
 fn describe(rules: &Rules, code: u16) -> String {
     rule::decode(rules, code).map_or("a hole".into(), |o| o.to_string())
 }
@@ -564,7 +485,7 @@ impl SectorVerdict {
 pub struct VerifyReport {
     /// The rule options of the directory's tables.
     pub rules: Rules,
-    /// Every table verified, in solving order.
+    /// Every table verified, in verifying order (`verify/order.rs`).
     pub sectors: Vec<SectorVerdict>,
     /// The first inconsistencies, described.
     pub reported: Vec<Inconsistency>,
@@ -610,9 +531,10 @@ pub fn verify(
     run(options, &pool, on_sector)
 }
 
-/// The sectors `moulin verify` checks in a directory, in solving order:
-/// those of `options.sectors`, or every table of the directory and, in a
-/// play set, every sector it leaves out and rebuilds whole by one ply.
+/// The sectors `moulin verify` checks in a directory, in verifying order
+/// (`verify/order.rs`): those of `options.sectors`, or every table of the
+/// directory and, in a play set, every sector it leaves out and rebuilds
+/// whole by one ply.
 ///
 /// # Errors
 /// A directory that cannot be listed, or a play set that cannot be opened.
@@ -627,29 +549,6 @@ pub fn verify_targets(options: &VerifyOptions) -> anyhow::Result<Vec<Sector>> {
         listing.tables.keys().copied(),
         play.as_ref(),
     ))
-}
-
-fn targets(
-    options: &VerifyOptions,
-    tables: impl Iterator<Item = Sector>,
-    play: Option<&moulin_probe::Tablebase>,
-) -> Vec<Sector> {
-    let order = Sector::all(true);
-    let mut targets: Vec<Sector> = if options.sectors.is_empty() {
-        let mut all: Vec<Sector> = tables.collect();
-        // The sectors a play set leaves out, rebuilt whole by one ply.
-        if let Some(tb) = play {
-            // A successor's unreadable header fails its own check.
-            let whole = |s: Sector| tb.is_left_out(s) && tb.rebuilds_whole(s).unwrap_or(false);
-            all.extend(order.iter().copied().filter(|&s| whole(s)));
-        }
-        all
-    } else {
-        options.sectors.clone()
-    };
-    targets.sort_by_key(|s| order.iter().position(|o| o == s).unwrap_or(usize::MAX));
-    targets.dedup();
-    targets
 }
 
 fn run(
@@ -735,8 +634,12 @@ fn run(
     };
 
     let mut cache: HashMap<Sector, Result<Loaded, String>> = HashMap::new();
+    let mut kept: Option<Captures> = None;
     let mut done = 0u64;
-    for sector in targets {
+    for (i, &sector) in targets.iter().enumerate() {
+        let next = targets.get(i + 1).copied();
+        // The best captures of the sector before, if this one shares them.
+        let captures = kept.take();
         let sector_start = Instant::now();
         bar.set_prefix(sector.name());
         let mut verdict = SectorVerdict {
@@ -756,8 +659,8 @@ fn run(
             .into_iter()
             .filter(|s| *s != sector)
             .collect();
-        // Only this sector and those its turns lead into stay decoded.
-        cache.retain(|s, _| *s == sector || successors.contains(s));
+        // Only what this sector or the next reads stays decoded.
+        cache.retain(|&s, _| order::wanted(s, sector, next));
         for &s in std::iter::once(&sector).chain(&successors) {
             if let Entry::Vacant(slot) = cache.entry(s) {
                 bar.set_message(format!("reading {s}"));
@@ -786,7 +689,12 @@ fn run(
                         successors: lookups,
                     };
                     let limit = options.max_reports.saturating_sub(report.reported.len());
-                    check = pool.install(|| values.check(limit, Some(&bar)));
+                    let shares =
+                        order::shares_captures(sector, next, rules.no_capture_limit.is_some());
+                    let (checked, captures) =
+                        pool.install(|| values.check_sharing(limit, Some(&bar), captures));
+                    check = checked;
+                    kept = captures.filter(|_| shares);
                     verdict.slots = own.values.len() as u64;
                     verdict.inconsistencies = check.inconsistencies;
                     if let Some(summary) = &own.summary {

@@ -372,8 +372,10 @@ fn a_play_set_of_both_sides_leaves_black_placement_out() {
             "{}",
             text(&out)
         );
-        // `--list` names the same sectors, left out or not, in solving
-        // order: those of the tables.
+        // `--list` names the same sectors, left out or not, those of the
+        // tables: in solving order, but each sector of the last placement
+        // (one stone in hand against none) right after the moving sector
+        // with a stone more on the board, whose turns lead where its do.
         let list = moulin()
             .args(["verify", "--list", "--dir"])
             .arg(play.path())
@@ -383,13 +385,31 @@ fn a_play_set_of_both_sides_leaves_black_placement_out() {
         let order = moulin_probe::Sector::all(true);
         let mut expected: Vec<_> = tables.sectors().map(|(s, _)| s).collect();
         expected.sort_by_key(|s| order.iter().position(|o| o == s));
-        let listed: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        let listed: Vec<moulin_probe::Sector> = String::from_utf8_lossy(&list.stdout)
             .lines()
-            .map(str::to_owned)
+            .map(|l| l.parse().unwrap())
             .collect();
-        let names: Vec<String> = expected.iter().map(|s| s.name()).collect();
-        assert_eq!(listed, names);
-        assert!(left_out.iter().all(|s| listed.contains(&s.name())));
+        let mut sorted = listed.clone();
+        sorted.sort_by_key(|s| order.iter().position(|o| o == s));
+        assert_eq!(sorted, expected);
+        let last_placement = |s: &moulin_probe::Sector| (s.stm_hand, s.opp_hand) == (1, 0);
+        let others: Vec<_> = listed.iter().filter(|s| !last_placement(s)).collect();
+        let in_order: Vec<_> = expected.iter().filter(|s| !last_placement(s)).collect();
+        assert_eq!(others, in_order);
+        let mut partners = 0;
+        for (i, s) in listed.iter().enumerate().filter(|(_, s)| last_placement(s)) {
+            let partner = moulin_probe::Sector {
+                stm_board: s.stm_board + 1,
+                stm_hand: 0,
+                ..*s
+            };
+            if listed.contains(&partner) {
+                assert_eq!(listed[i - 1], partner, "{}", text(&list));
+                partners += 1;
+            }
+        }
+        assert!(partners > 0);
+        assert!(left_out.iter().all(|s| listed.contains(s)));
         // A rerun keeps it; one side only cannot leave sectors out.
         let again = pack(full.path(), play.path(), &args);
         assert!(

@@ -19,7 +19,7 @@
 //! another order (a test compares the two derivations on every position of
 //! small sectors).
 
-use super::captures::best_captures;
+use super::captures::Captures;
 use super::rule;
 use moulin_probe::board::{
     forms_mill, points, removable, Bitboard, Point, ADJACENT, ALL_POINTS, POINTS,
@@ -155,13 +155,24 @@ pub struct Sweep<'a> {
     capture: Next<'a>,
     /// The best capture's code at every slot of the quiet turns' sector
     /// (`captures.rs`), when a mill's captures are read from a table.
-    captures: Option<Vec<u16>>,
+    captures: Option<Captures>,
 }
 
 impl<'a> Sweep<'a> {
     /// The sweep of `sector`, reading successors from `tables` (codes by
     /// sector; the sector itself too when its turns lead back into it).
     pub fn new(rules: Rules, sector: Sector, tables: &[(Sector, &'a [u16])]) -> Sweep<'a> {
+        Sweep::sharing(rules, sector, tables, None)
+    }
+
+    /// `new`, reading a mill's best captures from `kept` when it is the
+    /// table this sector's sweep would build (`Captures::of`).
+    pub fn sharing(
+        rules: Rules,
+        sector: Sector,
+        tables: &[(Sector, &'a [u16])],
+        kept: Option<Captures>,
+    ) -> Sweep<'a> {
         let (a, b) = (sector.stm_board, sector.opp_board);
         let (after, hand) = match sector.stm_hand {
             0 => (a, 0),
@@ -192,7 +203,7 @@ impl<'a> Sweep<'a> {
         // the captures are read (not lost by material at once).
         let mills = b > 0 && after >= 3;
         let captures = match (mills, capture.lost, capture.codes) {
-            (true, None, Some(codes)) => Some(best_captures(target(b), codes, &capture.ranks)),
+            (true, None, Some(codes)) => Some(Captures::of(target(b), codes, &capture.ranks, kept)),
             _ => None,
         };
         Sweep {
@@ -202,6 +213,12 @@ impl<'a> Sweep<'a> {
             capture,
             captures,
         }
+    }
+
+    /// The table of best captures, for the next sector's sweep
+    /// (`sharing`).
+    pub fn into_captures(self) -> Option<Captures> {
+        self.captures
     }
 
     /// Number of orbits of the mover's stones: the units of work of `visit`.
@@ -343,6 +360,7 @@ impl<'a> Sweep<'a> {
         match (turn.mill, &self.captures) {
             (false, _) => self.play_quiet(turn, them, best, |t| self.quiet.rank(slot(t))),
             (true, Some(table)) => {
+                let table = &table.best;
                 self.play_quiet(turn, them, best, |t| self.capture.rank_in(table, slot(t)))
             }
             (true, None) => self.play_mill(turn, them, victims, best, slot),
