@@ -33,8 +33,10 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Print the sectors the verification would check, one per line in
-    /// solving order (a play set's left-out sectors among them), and stop.
+    /// Print the sectors the verification would check, one per line in the
+    /// order it checks them (a play set's left-out sectors among them), and
+    /// stop: solving order, each sector of the last placement right after
+    /// the moving sector whose turns lead where its do.
     #[arg(long, conflicts_with = "manifest")]
     pub list: bool,
 }
