@@ -192,7 +192,7 @@ impl SectorValues<'_> {
     /// `check`, the mills' best captures read from `kept` when it is the
     /// table this sector would build (`Captures::of`); gives back the
     /// table it read.
-    pub fn check_sharing(
+    pub(crate) fn check_sharing(
         &self,
         limit: usize,
         progress: Option<&ProgressBar>,
