@@ -104,7 +104,8 @@ fn best_captures(quiet: Sector, codes: &[u16], ranks: &[i32]) -> Vec<u16> {
                     .map(|&m| compress(m, u))
                     .collect();
                 for stored in block.iter_mut() {
-                    let best = best_without_one(code, removable_in(code, &mills), places);
+                    let victims = removable_in(code, &mills);
+                    let best = best_without_one(code, victims, places, hole);
                     *stored = order.code(best);
                     code = next_of_size(code);
                 }
@@ -159,13 +160,14 @@ impl Order {
 }
 
 /// The greatest of `places` at the colexicographic ranks of the sets
-/// `set` less one of its points in `victims`; `None` without a victim.
+/// `set` less one of its points in `victims` (`hole` past their end, as in
+/// the other path); `None` without a victim.
 ///
 /// With the points of `set` `p_0 < p_1 < ...`, its rank is the sum of
 /// `C(p_i, i + 1)`; without `p_j`, the points above it move down a place:
 /// the sum of `C(p_i, i + 1)` below `j` and of `C(p_i, i)` above.
 #[inline]
-fn best_without_one(set: Bitboard, victims: Bitboard, places: &[u16]) -> Option<u16> {
+fn best_without_one(set: Bitboard, victims: Bitboard, places: &[u16], hole: u16) -> Option<u16> {
     let mut above = 0;
     let mut left = set;
     let mut i = 0;
@@ -182,7 +184,7 @@ fn best_without_one(set: Bitboard, victims: Bitboard, places: &[u16]) -> Option<
     while left != 0 {
         let p = left.trailing_zeros() as usize;
         above -= BINOMIAL[p][i] as usize;
-        let place = places.get(below + above).map_or(u16::MAX, |&p| p) as u32;
+        let place = places.get(below + above).copied().unwrap_or(hole) as u32;
         let victim = (victims >> p & 1).wrapping_neg();
         best = best.max((place + 1) & victim);
         below += BINOMIAL[p][i + 1] as usize;
