@@ -163,6 +163,77 @@ impl ValueCheck {
     }
 }
 
+/// The values of the classes the derivation visits, counted: classes of
+/// 16 positions whose code is small in a histogram, the others in a tally;
+/// the classes whose value could not be read (a hole, or past the table's
+/// end) only counted.
+struct Counted {
+    histogram: Vec<u64>,
+    tally: Tally,
+    unreadable: u64,
+}
+
+impl Default for Counted {
+    fn default() -> Counted {
+        Counted {
+            histogram: vec![0; SMALL_CODES],
+            tally: Tally::default(),
+            unreadable: 0,
+        }
+    }
+}
+
+impl Counted {
+    /// Counts a class of `weight` positions holding `code`, and gives its
+    /// value (`None` when it cannot be read). `small` decodes the small
+    /// codes.
+    #[inline]
+    fn class(
+        &mut self,
+        rules: &Rules,
+        small: &[Option<RuleOutcome>; SMALL_CODES],
+        code: Option<u16>,
+        weight: u32,
+    ) -> Option<RuleOutcome> {
+        let Some(code) = code else {
+            self.unreadable += 1;
+            return None;
+        };
+        if weight == SYMMETRY_COUNT as u32 {
+            if let Some(&Some(value)) = small.get(code as usize) {
+                self.histogram[code as usize] += 1;
+                return Some(value);
+            }
+        }
+        let Some(value) = rule::decode(rules, code) else {
+            self.unreadable += 1;
+            return None;
+        };
+        count(&mut self.tally, value, 1, weight as u64);
+        Some(value)
+    }
+
+    fn merge(mut self, other: &Counted) -> Counted {
+        for (a, b) in self.histogram.iter_mut().zip(&other.histogram) {
+            *a += b;
+        }
+        self.tally.add(&other.tally);
+        self.unreadable += other.unreadable;
+        self
+    }
+
+    /// The tally of every class counted.
+    fn tally(&self, small: &[Option<RuleOutcome>; SMALL_CODES]) -> Tally {
+        let mut tally = self.tally;
+        for (value, &classes) in small.iter().zip(&self.histogram) {
+            if let (Some(value), 1..) = (value, classes) {
+                count(&mut tally, *value, classes, SYMMETRY_COUNT as u64);
+            }
+        }
+        tally
+    }
+}
+
 /// The value check of one sector: its codes and those of the sectors its
 /// turns lead into.
 pub struct SectorValues<'a> {
@@ -182,9 +253,12 @@ impl SectorValues<'_> {
     /// slots done; describes at most `limit` inconsistencies, those of the
     /// lowest slots among the ones found first.
     ///
-    /// Two passes: `scan` goes through the slots in order (holes where the
-    /// index has them, the counts), `Sweep` derives every class's value from
-    /// its successors, mover-major (see `verify/sweep.rs`).
+    /// `Sweep` derives every class's value from its successors,
+    /// mover-major (see `verify/sweep.rs`), and counts the stored values as
+    /// it visits their classes. The slots it does not visit must be holes:
+    /// when the table holds as many holes as those and none where a class
+    /// is, they are; otherwise `scan` goes through the slots in order to say
+    /// which are wrong (holes where the index has them, the counts).
     pub fn check(&self, limit: usize, progress: Option<&ProgressBar>) -> ValueCheck {
         self.check_sharing(limit, progress, None).0
     }
@@ -202,37 +276,68 @@ impl SectorValues<'_> {
         let slots = ix.slots(self.sector);
         let small: [Option<RuleOutcome>; SMALL_CODES] =
             std::array::from_fn(|code| rule::decode(&self.rules, code as u16));
-        let scanned = (0..slots.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| self.scan(c * CHUNK..((c + 1) * CHUNK).min(slots), &small, limit))
-            .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
         let sweep = Sweep::sharing(self.rules, self.sector, &self.successors, kept);
         let per_orbit = sweep.sets_per_orbit();
-        let derived = (0..sweep.orbits())
+        // The values are counted as their classes are visited.
+        let (derived, counted) = (0..sweep.orbits())
             .into_par_iter()
             .fold(
-                || (ValueCheck::default(), sweep::Scratch::default()),
-                |(mut out, mut scratch), orbit| {
-                    sweep.visit(orbit, self.values, &mut scratch, |slot, _, code, best| {
-                        out.visited += 1;
-                        // Missing values and holes are the scan's to report.
-                        let Some(stored) = code.and_then(|code| rule::decode(&self.rules, code))
-                        else {
-                            return;
-                        };
-                        if best != Some(stored.rank()) {
-                            self.recheck(&mut out, slot, stored, limit);
-                        }
-                    });
+                || {
+                    (
+                        ValueCheck::default(),
+                        Counted::default(),
+                        sweep::Scratch::default(),
+                    )
+                },
+                |(mut out, mut counted, mut scratch), orbit| {
+                    sweep.visit(
+                        orbit,
+                        self.values,
+                        &mut scratch,
+                        |slot, _, weight, code, best| {
+                            out.visited += 1;
+                            // Missing values and holes are the scan's to report.
+                            let Some(stored) = counted.class(&self.rules, &small, code, weight)
+                            else {
+                                return;
+                            };
+                            if best != Some(stored.rank()) {
+                                self.recheck(&mut out, slot, stored, limit);
+                            }
+                        },
+                    );
                     if let Some(bar) = progress {
                         bar.inc(per_orbit);
                     }
-                    (out, scratch)
+                    (out, counted, scratch)
                 },
             )
-            .map(|(out, _)| out)
-            .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
-        let mut out = scanned.merge(derived, usize::MAX);
+            .map(|(out, counted, _)| (out, counted))
+            .reduce(
+                || (ValueCheck::default(), Counted::default()),
+                |(a, x), (b, y)| (a.merge(b, limit), x.merge(&y)),
+            );
+        let mut out = derived;
+        // Every slot the derivation did not visit must be a hole, and no
+        // other: as many holes stored as slots not visited, none where a
+        // class was visited. Otherwise the slots are scanned in order, for
+        // the counts and to say which are wrong.
+        let holes = self
+            .values
+            .par_chunks(1 << 16)
+            .map(|chunk| chunk.iter().filter(|&&code| code == HOLE).count() as u64)
+            .sum::<u64>();
+        let whole = self.values.len() as u64 == slots;
+        if whole && counted.unreadable == 0 && holes == slots - out.visited {
+            out.tally = counted.tally(&small);
+            out.tally.holes = holes;
+        } else {
+            let scanned = (0..slots.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| self.scan(c * CHUNK..((c + 1) * CHUNK).min(slots), &small, limit))
+                .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
+            out = scanned.merge(out, usize::MAX);
+        }
         out.reported.sort_by_key(|i| i.slot);
         out.reported.truncate(limit);
         (out, sweep.into_captures())

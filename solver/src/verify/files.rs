@@ -162,22 +162,28 @@ pub fn check_wdl(path: &Path, own: &Loaded) -> Result<bool, String> {
     table.check_checksum().map_err(|e| fail(&e))?;
     // Block by block in parallel: the first slot whose outcome is wrong.
     let rules = &d.rules;
+    // The outcome of every code, `NO_OUTCOME` for a hole.
+    const NO_OUTCOME: u16 = u16::MAX;
+    let outcome: Vec<u16> = (0..=u16::MAX)
+        .map(|code| outcome_code(rules, code).unwrap_or(NO_OUTCOME))
+        .collect();
     let per = table.summary().block_slots as usize;
-    let wrong =
-        own.values
-            .par_chunks(per)
-            .enumerate()
-            .map_init(Vec::new, |outcomes, (block, codes)| {
-                outcomes.resize(codes.len(), 0);
-                table.decode_block_into(block as u32, outcomes)?;
-                let wrong = codes.iter().zip(outcomes.iter()).position(|(&code, &out)| {
-                    code != HOLE && outcome_code(rules, code) != Some(out)
-                });
-                Ok(wrong.map(|i| (block * per + i, outcomes[i])))
-            })
-            .find_map_first(|found: Result<_, FileError>| found.transpose())
-            .transpose()
-            .map_err(|e| fail(&e))?;
+    let wrong = own
+        .values
+        .par_chunks(per)
+        .enumerate()
+        .map_init(Vec::new, |outcomes, (block, codes)| {
+            outcomes.resize(codes.len(), 0);
+            table.decode_block_into(block as u32, outcomes)?;
+            let wrong = codes
+                .iter()
+                .zip(outcomes.iter())
+                .position(|(&code, &out)| code != HOLE && outcome[code as usize] != out);
+            Ok(wrong.map(|i| (block * per + i, outcomes[i])))
+        })
+        .find_map_first(|found: Result<_, FileError>| found.transpose())
+        .transpose()
+        .map_err(|e| fail(&e))?;
     match wrong {
         Some((slot, outcome)) => Err(format!(
             "{}: slot {slot} holds outcome code {outcome}, the table's outcome is {}",

@@ -132,7 +132,7 @@ fn rebuild(play: &Tablebase, sector: Sector) -> Result<Vec<u16>, ProbeError> {
     (0..sweep.orbits())
         .into_par_iter()
         .for_each_init(Scratch::default, |scratch, orbit| {
-            sweep.visit_where(orbit, &own, other, scratch, |slot, _, code, best| {
+            sweep.visit_where(orbit, &own, other, scratch, |slot, _, _, code, best| {
                 let Some(code) = code else { return };
                 let rebuilt = match (left_out, other(code)) {
                     (true, _) => best_of(&rules, best),

@@ -45,6 +45,8 @@ struct Turn {
 pub struct Scratch {
     /// The opponent's stones of each class of the orbit.
     them: Vec<Bitboard>,
+    /// The number of positions of each class.
+    weights: Vec<u32>,
     /// Their slots, and the codes stored there.
     slots: Vec<u64>,
     codes: Vec<Option<u16>>,
@@ -57,6 +59,7 @@ pub struct Scratch {
 impl Scratch {
     fn clear(&mut self) {
         self.them.clear();
+        self.weights.clear();
         self.slots.clear();
         self.codes.clear();
         self.best.clear();
@@ -239,12 +242,13 @@ impl<'a> Sweep<'a> {
         }
     }
 
-    /// Calls `visit(slot, node, code, best)` for every class whose mover's
-    /// stones are those of orbit `orbit`, once each: `node` is a position of
-    /// the class (not necessarily the one stored at `slot`), `code` what
-    /// `own` holds at `slot` (`None` past its end) and `best` the rank of the
-    /// best turn's value (`loss 0`'s without a turn), `None` when a successor
-    /// cannot be read. `scratch` is working space.
+    /// Calls `visit(slot, node, weight, code, best)` for every class whose
+    /// mover's stones are those of orbit `orbit`, once each: `node` is a
+    /// position of the class (not necessarily the one stored at `slot`),
+    /// `weight` the number of its positions, `code` what `own` holds at
+    /// `slot` (`None` past its end) and `best` the rank of the best turn's
+    /// value (`loss 0`'s without a turn), `None` when a successor cannot be
+    /// read. `scratch` is working space.
     ///
     /// The classes' slots are gathered first and their codes read in one
     /// loop, whose loads (cache misses: the slots are all over the table)
@@ -256,7 +260,7 @@ impl<'a> Sweep<'a> {
         orbit: u64,
         own: &[u16],
         scratch: &mut Scratch,
-        visit: impl FnMut(u64, Node, Option<u16>, Option<i32>),
+        visit: impl FnMut(u64, Node, u32, Option<u16>, Option<i32>),
     ) {
         self.visit_where(orbit, own, |_| true, scratch, visit)
     }
@@ -269,15 +273,16 @@ impl<'a> Sweep<'a> {
         own: &[u16],
         wanted: impl Fn(u16) -> bool,
         scratch: &mut Scratch,
-        mut visit: impl FnMut(u64, Node, Option<u16>, Option<i32>),
+        mut visit: impl FnMut(u64, Node, u32, Option<u16>, Option<i32>),
     ) {
         let ix = Indexer::get();
         let s = self.sector;
         scratch.clear();
         let mut mover = None;
-        ix.for_each_class_of_mover(s, orbit, |u, t, _| {
+        ix.for_each_class_of_mover(s, orbit, |u, t, weight| {
             mover = Some(u);
             scratch.them.push(t);
+            scratch.weights.push(weight);
         });
         let Some(u) = mover else {
             return;
@@ -340,7 +345,13 @@ impl<'a> Sweep<'a> {
                 us_hand: s.stm_hand,
                 them_hand: s.opp_hand,
             };
-            visit(scratch.slots[i], node, scratch.codes[i], best);
+            visit(
+                scratch.slots[i],
+                node,
+                scratch.weights[i],
+                scratch.codes[i],
+                best,
+            );
         }
     }
 
@@ -460,6 +471,7 @@ impl<'a> Sweep<'a> {
 mod tests {
     use super::super::SectorValues;
     use super::*;
+    use moulin_probe::board::SYMMETRY_COUNT;
     use moulin_probe::value::HOLE;
     use moulin_probe::Outcome;
     use std::collections::HashMap;
@@ -551,8 +563,14 @@ mod tests {
                         orbit,
                         &codes[&sector],
                         &mut scratch,
-                        |slot, node, code, best| {
+                        |slot, node, weight, code, best| {
                             assert_eq!(ix.index(&node), slot, "{sector}: {node:?}");
+                            let stabiliser = ix.stabiliser_size(&node) as u32;
+                            assert_eq!(
+                                weight * stabiliser,
+                                SYMMETRY_COUNT as u32,
+                                "{sector}: {node:?}"
+                            );
                             assert!(!seen[slot as usize], "{sector}: slot {slot} visited twice");
                             seen[slot as usize] = true;
                             assert_eq!(code, Some(codes[&sector][slot as usize]));
