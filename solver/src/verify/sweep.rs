@@ -565,7 +565,7 @@ mod tests {
                         &mut scratch,
                         |slot, node, weight, code, best| {
                             assert_eq!(ix.index(&node), slot, "{sector}: {node:?}");
-                            let stabiliser = ix.stabiliser_size(&node) as u32;
+                            let stabiliser = ix.stabiliser_size(&node);
                             assert_eq!(
                                 weight * stabiliser,
                                 SYMMETRY_COUNT as u32,
