@@ -225,12 +225,22 @@ impl Counted {
     /// The tally of every class counted.
     fn tally(&self, small: &[Option<RuleOutcome>; SMALL_CODES]) -> Tally {
         let mut tally = self.tally;
-        for (value, &classes) in small.iter().zip(&self.histogram) {
-            if let (Some(value), 1..) = (value, classes) {
-                count(&mut tally, *value, classes, SYMMETRY_COUNT as u64);
-            }
-        }
+        count_histogram(&mut tally, small, self.histogram.iter().copied());
         tally
+    }
+}
+
+/// Counts the classes of 16 positions of `histogram` (classes by code) whose
+/// code `small` decodes.
+fn count_histogram(
+    tally: &mut Tally,
+    small: &[Option<RuleOutcome>; SMALL_CODES],
+    histogram: impl Iterator<Item = u64>,
+) {
+    for (value, classes) in small.iter().zip(histogram) {
+        if let (Some(value), 1..) = (value, classes) {
+            count(tally, *value, classes, SYMMETRY_COUNT as u64);
+        }
     }
 }
 
@@ -328,7 +338,7 @@ impl SectorValues<'_> {
             .map(|chunk| chunk.iter().filter(|&&code| code == HOLE).count() as u64)
             .sum::<u64>();
         let whole = self.values.len() as u64 == slots;
-        if whole && counted.unreadable == 0 && holes == slots - out.visited {
+        if whole && counted.unreadable == 0 && slots.checked_sub(out.visited) == Some(holes) {
             out.tally = counted.tally(&small);
             out.tally.holes = holes;
         } else {
@@ -468,16 +478,7 @@ impl SectorValues<'_> {
             }
             start = end;
         }
-        for (value, &classes) in small.iter().zip(&histogram) {
-            if let (Some(value), 1..) = (value, classes) {
-                count(
-                    &mut out.tally,
-                    *value,
-                    classes as u64,
-                    SYMMETRY_COUNT as u64,
-                );
-            }
-        }
+        count_histogram(&mut out.tally, small, histogram.iter().map(|&c| c as u64));
         out
     }
 
