@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 
 mod captures;
 pub(crate) mod files;
+mod fingerprint;
 mod manifest;
 mod order;
 pub(crate) mod rebuild;
@@ -48,6 +49,7 @@ mod tally;
 
 use captures::Captures;
 use files::{check_wdl, list_tables, load, load_play, read_header, Listing, Loaded};
+use fingerprint::{Derived, Key, Stored};
 use order::targets;
 use sweep::Sweep;
 use tally::count;
@@ -163,73 +165,6 @@ impl ValueCheck {
     }
 }
 
-/// The values of the classes the derivation visits, counted: classes of
-/// 16 positions whose code is small in a histogram, the others in a tally;
-/// the classes whose value could not be read (a hole, or past the table's
-/// end) only counted.
-struct Counted {
-    histogram: Vec<u64>,
-    tally: Tally,
-    unreadable: u64,
-}
-
-impl Default for Counted {
-    fn default() -> Counted {
-        Counted {
-            histogram: vec![0; SMALL_CODES],
-            tally: Tally::default(),
-            unreadable: 0,
-        }
-    }
-}
-
-impl Counted {
-    /// Counts a class of `weight` positions holding `code`, and gives its
-    /// value (`None` when it cannot be read). `small` decodes the small
-    /// codes.
-    #[inline]
-    fn class(
-        &mut self,
-        rules: &Rules,
-        small: &[Option<RuleOutcome>; SMALL_CODES],
-        code: Option<u16>,
-        weight: u32,
-    ) -> Option<RuleOutcome> {
-        let Some(code) = code else {
-            self.unreadable += 1;
-            return None;
-        };
-        if weight == SYMMETRY_COUNT as u32 {
-            if let Some(&Some(value)) = small.get(code as usize) {
-                self.histogram[code as usize] += 1;
-                return Some(value);
-            }
-        }
-        let Some(value) = rule::decode(rules, code) else {
-            self.unreadable += 1;
-            return None;
-        };
-        count(&mut self.tally, value, 1, weight as u64);
-        Some(value)
-    }
-
-    fn merge(mut self, other: &Counted) -> Counted {
-        for (a, b) in self.histogram.iter_mut().zip(&other.histogram) {
-            *a += b;
-        }
-        self.tally.add(&other.tally);
-        self.unreadable += other.unreadable;
-        self
-    }
-
-    /// The tally of every class counted.
-    fn tally(&self, small: &[Option<RuleOutcome>; SMALL_CODES]) -> Tally {
-        let mut tally = self.tally;
-        count_histogram(&mut tally, small, self.histogram.iter().copied());
-        tally
-    }
-}
-
 /// Counts the classes of 16 positions of `histogram` (classes by code) whose
 /// code `small` decodes.
 fn count_histogram(
@@ -264,11 +199,11 @@ impl SectorValues<'_> {
     /// lowest slots among the ones found first.
     ///
     /// `Sweep` derives every class's value from its successors,
-    /// mover-major (see `verify/sweep.rs`), and counts the stored values as
-    /// it visits their classes. The slots it does not visit must be holes:
-    /// when the table holds as many holes as those and none where a class
-    /// is, they are; otherwise `scan` goes through the slots in order to say
-    /// which are wrong (holes where the index has them, the counts).
+    /// mover-major (see `verify/sweep.rs`), and the values derived are
+    /// compared with the stored ones by a keyed sum over both
+    /// (`verify/fingerprint.rs`), with the holes' number. When they
+    /// differ, `exact` reads the stored value of every class and `scan`
+    /// goes through the slots in order, to say which are wrong.
     pub fn check(&self, limit: usize, progress: Option<&ProgressBar>) -> ValueCheck {
         self.check_sharing(limit, progress, None).0
     }
@@ -282,75 +217,90 @@ impl SectorValues<'_> {
         progress: Option<&ProgressBar>,
         kept: Option<Captures>,
     ) -> (ValueCheck, Option<Captures>) {
-        let ix = Indexer::get();
-        let slots = ix.slots(self.sector);
-        let small: [Option<RuleOutcome>; SMALL_CODES] =
-            std::array::from_fn(|code| rule::decode(&self.rules, code as u16));
         let sweep = Sweep::sharing(self.rules, self.sector, &self.successors, kept);
+        let out = match self.compare(&sweep, progress) {
+            Some(out) => out,
+            None => self.exact(&sweep, limit),
+        };
+        (out, sweep.into_captures())
+    }
+
+    /// The derivation compared with the stored values by their sums: the
+    /// counts when every value is what the rules give and every hole
+    /// where the index has one, `None` otherwise (or when a successor
+    /// cannot be read).
+    fn compare(&self, sweep: &Sweep, progress: Option<&ProgressBar>) -> Option<ValueCheck> {
+        let slots = Indexer::get().slots(self.sector);
+        if self.values.len() as u64 != slots || slots > u32::MAX as u64 {
+            return None;
+        }
+        let key = Key::random();
         let per_orbit = sweep.sets_per_orbit();
-        // The values are counted as their classes are visited.
-        let (derived, counted) = (0..sweep.orbits())
+        let derived = (0..sweep.orbits())
             .into_par_iter()
             .fold(
-                || {
-                    (
-                        ValueCheck::default(),
-                        Counted::default(),
-                        sweep::Scratch::default(),
-                    )
-                },
-                |(mut out, mut counted, mut scratch), orbit| {
-                    sweep.visit(
-                        orbit,
-                        self.values,
-                        &mut scratch,
-                        |slot, _, weight, code, best| {
-                            out.visited += 1;
-                            // Missing values and holes are the scan's to report.
-                            let Some(stored) = counted.class(&self.rules, &small, code, weight)
-                            else {
-                                return;
-                            };
-                            if best != Some(stored.rank()) {
-                                self.recheck(&mut out, slot, stored, limit);
-                            }
-                        },
-                    );
+                || (Derived::default(), sweep::Scratch::default()),
+                |(mut derived, mut scratch), orbit| {
+                    sweep.visit(orbit, None, &mut scratch, |slot, _, weight, _, best| {
+                        derived.class(key, slot, weight, best)
+                    });
                     if let Some(bar) = progress {
                         bar.inc(per_orbit);
                     }
-                    (out, counted, scratch)
+                    (derived, scratch)
                 },
             )
-            .map(|(out, counted, _)| (out, counted))
-            .reduce(
-                || (ValueCheck::default(), Counted::default()),
-                |(a, x), (b, y)| (a.merge(b, limit), x.merge(&y)),
-            );
-        let mut out = derived;
-        // Every slot the derivation did not visit must be a hole, and no
-        // other: as many holes stored as slots not visited, none where a
-        // class was visited. Otherwise the slots are scanned in order, for
-        // the counts and to say which are wrong.
-        let holes = self
-            .values
-            .par_chunks(1 << 16)
-            .map(|chunk| chunk.iter().filter(|&&code| code == HOLE).count() as u64)
-            .sum::<u64>();
-        let whole = self.values.len() as u64 == slots;
-        if whole && counted.unreadable == 0 && slots.checked_sub(out.visited) == Some(holes) {
-            out.tally = counted.tally(&small);
-            out.tally.holes = holes;
-        } else {
-            let scanned = (0..slots.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|c| self.scan(c * CHUNK..((c + 1) * CHUNK).min(slots), &small, limit))
-                .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
-            out = scanned.merge(out, usize::MAX);
+            .map(|(derived, _)| derived)
+            .reduce(Derived::default, Derived::merge);
+        let stored = Stored::of(&self.rules, self.values, key);
+        let holes = slots.checked_sub(derived.visited);
+        if derived.unreadable > 0 || stored.sum != derived.sum || holes != Some(stored.holes) {
+            return None;
         }
+        Some(ValueCheck {
+            tally: stored.tally(&self.rules, &derived.missing)?,
+            visited: derived.visited,
+            ..ValueCheck::default()
+        })
+    }
+
+    /// The derivation with the stored value of every class read and the
+    /// contradicted ones derived again slowly (`recheck`), then the slots
+    /// in order (`scan`): for a table that `compare` finds wrong, to say
+    /// where.
+    fn exact(&self, sweep: &Sweep, limit: usize) -> ValueCheck {
+        let slots = Indexer::get().slots(self.sector);
+        let small: [Option<RuleOutcome>; SMALL_CODES] =
+            std::array::from_fn(|code| rule::decode(&self.rules, code as u16));
+        let derived = (0..sweep.orbits())
+            .into_par_iter()
+            .fold(
+                || (ValueCheck::default(), sweep::Scratch::default()),
+                |(mut out, mut scratch), orbit| {
+                    let own = Some(self.values);
+                    sweep.visit(orbit, own, &mut scratch, |slot, _, _, code, best| {
+                        out.visited += 1;
+                        // Missing values and holes are the scan's to report.
+                        let Some(stored) = code.and_then(|c| rule::decode(&self.rules, c)) else {
+                            return;
+                        };
+                        if best != Some(stored.rank()) {
+                            self.recheck(&mut out, slot, stored, limit);
+                        }
+                    });
+                    (out, scratch)
+                },
+            )
+            .map(|(out, _)| out)
+            .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
+        let scanned = (0..slots.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| self.scan(c * CHUNK..((c + 1) * CHUNK).min(slots), &small, limit))
+            .reduce(ValueCheck::default, |a, b| a.merge(b, limit));
+        let mut out = scanned.merge(derived, usize::MAX);
         out.reported.sort_by_key(|i| i.slot);
         out.reported.truncate(limit);
-        (out, sweep.into_captures())
+        out
     }
 
     /// The slow derivation of a class whose stored value the fast one

@@ -246,9 +246,10 @@ impl<'a> Sweep<'a> {
     /// mover's stones are those of orbit `orbit`, once each: `node` is a
     /// position of the class (not necessarily the one stored at `slot`),
     /// `weight` the number of its positions, `code` what `own` holds at
-    /// `slot` (`None` past its end) and `best` the rank of the best turn's
-    /// value (`loss 0`'s without a turn), `None` when a successor cannot be
-    /// read. `scratch` is working space.
+    /// `slot` (`None` past its end, and always when `own` is `None`: then
+    /// no code is read) and `best` the rank of the best turn's value
+    /// (`loss 0`'s without a turn), `None` when a successor cannot be read.
+    /// `scratch` is working space.
     ///
     /// The classes' slots are gathered first and their codes read in one
     /// loop, whose loads (cache misses: the slots are all over the table)
@@ -258,11 +259,11 @@ impl<'a> Sweep<'a> {
     pub fn visit(
         &self,
         orbit: u64,
-        own: &[u16],
+        own: Option<&[u16]>,
         scratch: &mut Scratch,
         visit: impl FnMut(u64, Node, u32, Option<u16>, Option<i32>),
     ) {
-        self.visit_where(orbit, own, |_| true, scratch, visit)
+        self.sweep(orbit, own, |_| true, scratch, visit)
     }
 
     /// `visit`, but only the classes whose code in `own` is `wanted` have
@@ -271,6 +272,18 @@ impl<'a> Sweep<'a> {
         &self,
         orbit: u64,
         own: &[u16],
+        wanted: impl Fn(u16) -> bool,
+        scratch: &mut Scratch,
+        visit: impl FnMut(u64, Node, u32, Option<u16>, Option<i32>),
+    ) {
+        self.sweep(orbit, Some(own), wanted, scratch, visit)
+    }
+
+    /// `visit_where`, reading the codes of `own` when there is one.
+    fn sweep(
+        &self,
+        orbit: u64,
+        own: Option<&[u16]>,
         wanted: impl Fn(u16) -> bool,
         scratch: &mut Scratch,
         mut visit: impl FnMut(u64, Node, u32, Option<u16>, Option<i32>),
@@ -288,13 +301,16 @@ impl<'a> Sweep<'a> {
             return;
         };
         ix.slots_beside(u, &scratch.them, &mut scratch.slots);
-        scratch.codes.extend(
-            scratch
-                .slots
-                .iter()
-                .map(|&slot| own.get(slot as usize).copied()),
-        );
         let n = scratch.them.len();
+        match own {
+            Some(own) => scratch.codes.extend(
+                scratch
+                    .slots
+                    .iter()
+                    .map(|&slot| own.get(slot as usize).copied()),
+            ),
+            None => scratch.codes.resize(n, None),
+        }
         scratch
             .best
             .extend(scratch.codes.iter().map(|code| match code {
@@ -468,7 +484,7 @@ impl<'a> Sweep<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::SectorValues;
     use super::*;
     use moulin_probe::board::SYMMETRY_COUNT;
@@ -478,7 +494,7 @@ mod tests {
 
     /// A few random codes: small distances of every kind, and some holes
     /// (which a turn cannot read).
-    fn random_codes(rules: &Rules, slots: u64, seed: &mut u64) -> Vec<u16> {
+    pub(in crate::verify) fn random_codes(rules: &Rules, slots: u64, seed: &mut u64) -> Vec<u16> {
         (0..slots)
             .map(|_| {
                 *seed ^= *seed << 13;
@@ -561,7 +577,7 @@ mod tests {
                 for orbit in 0..sweep.orbits() {
                     sweep.visit(
                         orbit,
-                        &codes[&sector],
+                        Some(&codes[&sector]),
                         &mut scratch,
                         |slot, node, weight, code, best| {
                             assert_eq!(ix.index(&node), slot, "{sector}: {node:?}");
