@@ -241,10 +241,20 @@ mod tests {
     /// a hole, passes the comparison of sums, with the counts that the
     /// slot-order pass (`scan`) finds; and each kind of damage fails it: a
     /// value changed, a value in a hole, a hole in a class, two values
-    /// swapped.
+    /// swapped. Without and with the no-capture rule.
     #[test]
     fn the_sums_tell_the_right_table_from_a_damaged_one() {
-        let rules = Rules::with_flying(true);
+        let plain = Rules::with_flying(true);
+        let rule = Rules {
+            flying: true,
+            no_capture_limit: Some(10),
+        };
+        for rules in [plain, rule] {
+            sums_tell_the_right_table_from_a_damaged_one(rules);
+        }
+    }
+
+    fn sums_tell_the_right_table_from_a_damaged_one(rules: Rules) {
         let ix = Indexer::get();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let draw = moulin_probe::play::encode(&rules, RuleOutcome::Draw).expect("a code");
