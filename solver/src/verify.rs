@@ -18,6 +18,11 @@
 //! win or loss is stored with its distance, so what is left, the draws, is
 //! right too.
 //!
+//! The values derived are compared with the stored ones by a keyed sum of
+//! a hash of each (slot, value) pair over both (`verify/fingerprint.rs`),
+//! which needs no read of a stored value at random; a table whose sums
+//! differ is read class by class and slot by slot, to say where.
+//!
 //! Besides the values, each file's header, block checksums and whole-file
 //! checksum are checked, the header's counts are recounted from the values,
 //! and the holes must be exactly the index's non-canonical slots. A WDL
