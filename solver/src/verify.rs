@@ -170,6 +170,11 @@ impl ValueCheck {
     }
 }
 
+/// The values of the small codes (`None`: the code stands for none).
+fn small_values(rules: &Rules) -> [Option<RuleOutcome>; SMALL_CODES] {
+    std::array::from_fn(|code| rule::decode(rules, code as u16))
+}
+
 /// Counts the classes of 16 positions of `histogram` (classes by code) whose
 /// code `small` decodes.
 fn count_histogram(
@@ -275,8 +280,7 @@ impl SectorValues<'_> {
     /// where.
     fn exact(&self, sweep: &Sweep, limit: usize) -> ValueCheck {
         let slots = Indexer::get().slots(self.sector);
-        let small: [Option<RuleOutcome>; SMALL_CODES] =
-            std::array::from_fn(|code| rule::decode(&self.rules, code as u16));
+        let small = small_values(&self.rules);
         let derived = (0..sweep.orbits())
             .into_par_iter()
             .fold(

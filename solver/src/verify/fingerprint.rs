@@ -20,8 +20,8 @@
 //! derivation finds missing from the classes whose positions are fewer
 //! (those with a symmetry).
 
-use super::rule;
 use super::tally::{count, Tally};
+use super::{count_histogram, rule, small_values, SMALL_CODES as SMALL};
 use moulin_probe::board::SYMMETRY_COUNT;
 use moulin_probe::value::HOLE;
 use moulin_probe::{RuleOutcome, Rules};
@@ -31,9 +31,6 @@ use std::hash::BuildHasher;
 
 /// Slots summed as one unit of parallel work.
 const CHUNK: usize = 1 << 16;
-
-/// Codes counted in a histogram (the others, far rarer, in a map).
-const SMALL: usize = 1024;
 
 /// The key of a run's sums.
 #[derive(Clone, Copy)]
@@ -71,7 +68,8 @@ pub struct Stored {
     pub sum: u64,
     /// Its holes.
     pub holes: u64,
-    /// The slots holding each small code.
+    /// The slots holding each small code (`SMALL_CODES`; the others, far
+    /// rarer, in a map).
     small: Vec<u64>,
     /// The slots holding each other code (not a hole).
     other: BTreeMap<u16, u64>,
@@ -141,9 +139,10 @@ impl Stored {
     /// than there are (the sums cannot have been equal then).
     pub fn tally(&self, rules: &Rules, missing: &Missing) -> Option<Tally> {
         let mut tally = Tally::default();
-        let small = self.small.iter().enumerate().map(|(c, &n)| (c as u16, n));
-        let other = self.other.iter().map(|(&c, &n)| (c, n));
-        for (code, n) in small.chain(other).filter(|&(_, n)| n > 0) {
+        // Every code but the hole (`u16::MAX`, not a small one) stands for
+        // a value, so no small code counted is skipped.
+        count_histogram(&mut tally, &small_values(rules), self.small.iter().copied());
+        for (&code, &n) in &self.other {
             let value = rule::decode(rules, code)?;
             count(&mut tally, value, n, SYMMETRY_COUNT as u64);
         }
