@@ -7,10 +7,12 @@
 //! A check panics when a property fails; errors from the library are fine
 //! (they are what hostile input should get), panics from it are not.
 
-use moulin_probe::index::Indexer;
+use moulin_core::index::Indexer;
+use moulin_core::table::Table;
+use moulin_core::MoveError;
 use moulin_probe::{
-    FileError, Move, MoveError, Outcome, Position, ProbeError, RuleOutcome, Rules, Sector, Storage,
-    Table, TableSource, Tablebase,
+    FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Rules, Sector, Storage,
+    TableSource, Tablebase,
 };
 
 /// Blocks decoded one by one at most (`decode_all` still decodes them all).

@@ -3,8 +3,9 @@
 //! own (the least of the 16 images, what the index's tables stand in for).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use moulin_probe::index::Indexer;
-use moulin_probe::{Node, Sector, Symmetries};
+use moulin_core::index::Indexer;
+use moulin_core::{Node, Symmetries};
+use moulin_probe::Sector;
 
 /// xorshift64*: the same positions on every run.
 struct Random(u64);

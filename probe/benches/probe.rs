@@ -15,7 +15,7 @@
 //! alone).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use moulin_probe::index::Indexer;
+use moulin_core::index::Indexer;
 use moulin_probe::{Position, Sector, Side, Tablebase};
 use std::path::PathBuf;
 
@@ -132,7 +132,7 @@ fn bench(c: &mut Criterion) {
         .path(sector())
         .expect("the sector's table")
         .to_path_buf();
-    let table = moulin_probe::Table::open(&path).expect("open");
+    let table = moulin_core::table::Table::open(&path).expect("open");
     let blocks = table.summary().blocks;
     let mut block = 0;
     c.bench_function("decode_block", |b| {

@@ -2,7 +2,8 @@
 //! positions of each phase, reported as moves generated per second.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use moulin_probe::{Node, Position, Rules, Side};
+use moulin_core::Node;
+use moulin_probe::{Position, Rules, Side};
 
 /// A small deterministic generator (xorshift64*), so every run sees the same positions.
 struct Random(u64);

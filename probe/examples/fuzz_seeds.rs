@@ -12,12 +12,14 @@
 //! merges them into the committed corpus (libFuzzer `-merge=1` keeps the
 //! inputs that add coverage).
 
-use moulin_probe::index::{count_positions, Indexer};
-use moulin_probe::table::format::{END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN, TRAILER_LEN};
-use moulin_probe::table::read::block_crc;
-use moulin_probe::table::{encode_table, Counts, Encoding, TableSummary, WriteOptions};
-use moulin_probe::value::HOLE;
-use moulin_probe::{Rules, Sector, Table};
+use moulin::write::{encode_table, WriteOptions};
+use moulin_core::index::{count_positions, Indexer};
+use moulin_core::table::format::{END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN, TRAILER_LEN};
+use moulin_core::table::read::block_crc;
+use moulin_core::table::Table;
+use moulin_core::table::{Counts, Encoding, TableSummary};
+use moulin_core::value::HOLE;
+use moulin_probe::{Rules, Sector};
 use std::path::{Path, PathBuf};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -11,10 +11,10 @@
 //! returns.
 
 use crate::error::ProbeError;
-use crate::position::Position;
-use crate::rules::Move;
 use crate::tablebase::Tablebase;
-use crate::value::Outcome;
+use moulin_core::position::Position;
+use moulin_core::rules::Move;
+use moulin_core::value::Outcome;
 use std::cmp::Ordering;
 
 /// Plies looked at by default: the move and the opponent's replies.

@@ -17,12 +17,12 @@
 //! the next position at counter 0, one turn further.
 
 use crate::error::ProbeError;
-use crate::index::Indexer;
-use crate::position::{Node, Position};
-use crate::rules::Move;
-use crate::sector::Sector;
 use crate::tablebase::Tablebase;
-use crate::value::RuleOutcome;
+use moulin_core::index::Indexer;
+use moulin_core::position::{Node, Position};
+use moulin_core::rules::Move;
+use moulin_core::sector::Sector;
+use moulin_core::value::RuleOutcome;
 
 impl Tablebase {
     /// The no-capture limit of the tables, `None` for tables without the rule.

@@ -9,9 +9,9 @@
 
 use crate::advice::{AdviceOptions, MoveAdvice};
 use crate::error::ProbeError;
-use crate::position::Position;
-use crate::rules::Move;
 use crate::tablebase::Tablebase;
+use moulin_core::position::Position;
+use moulin_core::rules::Move;
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 
@@ -110,7 +110,7 @@ fn position_key(pos: &Position) -> u64 {
         | (pos.black as u64) << 24
         | (pos.white_hand as u64) << 48
         | (pos.black_hand as u64) << 52
-        | ((pos.side == crate::position::Side::Black) as u64) << 56;
+        | ((pos.side == moulin_core::position::Side::Black) as u64) << 56;
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

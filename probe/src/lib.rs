@@ -1,11 +1,12 @@
-//! moulin-probe: the rules of Nine Men's Morris (Mühle), positions and
-//! their text format, the position index of the tables, the table file
-//! format, and the [`Tablebase`] that front ends query for the outcome of a
-//! position and its perfect moves.
+//! moulin-probe: the [`Tablebase`] that front ends query for the outcome of
+//! a Nine Men's Morris (Mühle) position, its distance and its perfect moves,
+//! with the positions, moves and rules they are asked about.
 //!
 //! The tables are solved by `moulin solve` (the `moulin` crate), one file
 //! per [`Sector`] (the stones on the board and in hand of each side); this
-//! crate reads them without the solver. The rules are those of `RULES.md`:
+//! crate reads them without the solver. The rules, the index and the file
+//! format are the `moulin-core` crate's, whose names a front end needs are
+//! re-exported here. The rules are those of `docs/rules.md`:
 //! flying with three stones (on by default) and the no-capture rule (a
 //! draw after `N` turns without a capture; off by default) are [`Rules`]
 //! options, carried in every table's header.
@@ -18,7 +19,7 @@
 //! use moulin_probe::{Outcome, Position, Tablebase};
 //!
 //! # let dir = tempfile::tempdir()?;
-//! # moulin_probe::doc_example::tiny_table(dir.path(), moulin_probe::Rules::default())?;
+//! # moulin::doc_example::tiny_table(dir.path(), moulin_probe::Rules::default())?;
 //! // A directory solved by `moulin solve` (here the table of the next section):
 //! // opening reads the headers, each table is read when a probe needs it.
 //! let tb = Tablebase::open(dir.path())?;
@@ -38,16 +39,16 @@
 //! # The table of the examples
 //! The examples of this documentation run without solved tables: they
 //! write one small table, 3 v 3 (three stones each, all placed), with
-//! [`write_table`], and its WDL table beside it. Its values are made up
+//! `write_table`, and its WDL table beside it. Its values are made up
 //! except where the player to move can close a mill: with three stones
 //! against three, that capture wins at once, a win in 1 in the real table
 //! too. The examples assert only what holds in the real tables. It is
-//! written like this:
+//! written like this, by the solver's writer (the `moulin` crate):
 //!
 //! ```
-//! use moulin_probe::index::Indexer;
-//! use moulin_probe::table::{write_table, write_wdl_table_with, WriteOptions};
-//! use moulin_probe::value::HOLE;
+//! use moulin::write::{write_table, write_wdl_table_with, WriteOptions};
+//! use moulin_core::index::Indexer;
+//! use moulin_core::value::HOLE;
 //! use moulin_probe::{Outcome, Position, Rules, Sector, Side, Tablebase};
 //!
 //! let dir = tempfile::tempdir()?;
@@ -76,76 +77,45 @@
 //! table is written, as in the example of [`Tablebase::probe_counter`].
 //!
 //! # Where things are
-//! - [`Position`], [`Move`] and [`Rules`]: the text formats of `RULES.md`,
-//!   legal moves ([`Rules::legal_moves`]), playing a move ([`Rules::play`]).
+//! - [`Position`], [`Move`] and [`Rules`]: the text formats of
+//!   `docs/rules.md`, legal moves ([`Rules::legal_moves`]), playing a move
+//!   ([`Rules::play`]); [`board`]: the points and their names.
 //! - [`Tablebase`]: outcomes and perfect moves ([`Tablebase::probe`],
 //!   [`Tablebase::probe_moves`], [`Tablebase::best_moves`]); WDL tables,
 //!   outcomes only ([`Tablebase::open_wdl`], [`Tablebase::probe_wdl`]); the
 //!   no-capture counter ([`Tablebase::probe_counter`],
 //!   [`Tablebase::best_moves_counter`]); practical chances among moves of
 //!   equal value ([`Tablebase::advise`], module [`advice`]) and playing
-//!   levels ([`Tablebase::choose_move`], module [`level`]).
+//!   levels ([`Tablebase::choose_move`], module [`level`]); tables from
+//!   anywhere through a [`TableSource`] (module `remote`, feature `http`:
+//!   over HTTP(S)).
 //! - [`report`]: what the tables say about one position, as every front
 //!   end prints it (the JSON of `moulin probe --json`).
-//! - [`board`], [`sector`], [`index`], [`value`] and [`table`]: the board's
-//!   geometry, the sectors, the position index, the stored codes and the
-//!   file format, for the solver and for other readers of the tables.
 //! - [`error`]: [`ProbeError`] for queries, [`FileError`] for files. No
-//!   position and no file content makes this crate panic; the few
-//!   low-level functions that panic on values a valid position never has
-//!   say so under "Panics".
+//!   position and no file content makes this crate panic.
 #![deny(missing_docs)]
 
 pub mod advice;
-pub mod board;
-pub mod counter;
-#[cfg(not(target_arch = "wasm32"))]
-#[doc(hidden)]
-pub mod doc_example;
+mod counter;
 pub mod error;
-pub mod index;
 pub mod level;
-pub mod play;
-pub mod position;
+#[cfg(all(feature = "http", not(target_arch = "wasm32")))]
+pub mod remote;
 pub mod report;
-pub mod rules;
-pub mod sector;
-pub mod table;
-pub mod tablebase;
-pub mod value;
+mod tablebase;
 
 pub use advice::{AdviceOptions, Chances, MoveAdvice};
-pub use board::{Bitboard, Point, Symmetries, Symmetry};
 pub use error::{FileError, ProbeError};
 pub use level::Level;
-pub use position::{Node, Position, PositionError, Side};
-pub use rules::{Move, MoveError, Rules};
-pub use sector::Sector;
+pub use moulin_core::board;
+pub use moulin_core::table::{Counts, ReadHint, Storage, TableKind, TableSummary};
+pub use moulin_core::{Move, MoveError, Position, PositionError, Rules, Sector, Side};
+pub use moulin_core::{Outcome, RuleOutcome, Wdl};
 #[cfg(not(target_arch = "wasm32"))]
-pub use table::write_table;
-pub use table::{ReadHint, Storage, Table, TableSource, TableSummary};
-pub use tablebase::Tablebase;
-pub use value::{Outcome, RuleOutcome, Wdl};
+pub use tablebase::Directory;
+pub use tablebase::{TableSource, Tablebase};
 
 /// The README's Rust examples, compiled as doctests.
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
-
-/// Hints the processor to fetch the cache line of `value`: callers that
-/// will read many scattered words ask for them all first, and the misses
-/// overlap. (Public for the solver's passes, which share it; not part of
-/// the probing API.)
-#[doc(hidden)]
-#[inline(always)]
-pub fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and changes no
-    // memory; the pointer comes from a live reference.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(value as *const T as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}

@@ -6,10 +6,10 @@
 
 use crate::advice::{AdviceOptions, Chances};
 use crate::error::ProbeError;
-use crate::position::Position;
-use crate::rules::Move;
 use crate::tablebase::Tablebase;
-use crate::value::RuleOutcome;
+use moulin_core::position::Position;
+use moulin_core::rules::Move;
+use moulin_core::value::RuleOutcome;
 use serde::Serialize;
 
 /// A position's outcome and every legal move's outcome, from the tables.

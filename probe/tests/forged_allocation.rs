@@ -3,10 +3,10 @@
 //! header claims. Memory grows only with blocks that were read, checked and
 //! decoded. A counting allocator measures the peak of this test binary.
 
-use moulin_probe::index::{count_positions, Indexer};
-use moulin_probe::table::format::{Counts, Encoding, TableSummary, HEADER_LEN, INDEX_ENTRY_LEN};
-use moulin_probe::table::read::block_crc;
-use moulin_probe::table::Table;
+use moulin_core::index::{count_positions, Indexer};
+use moulin_core::table::format::{Counts, Encoding, TableSummary, HEADER_LEN, INDEX_ENTRY_LEN};
+use moulin_core::table::read::block_crc;
+use moulin_core::table::Table;
 use moulin_probe::{Rules, Sector};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

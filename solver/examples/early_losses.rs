@@ -7,7 +7,7 @@
 //! `cargo run --release --features studies --example early_losses -- data/tables 4 600 3`
 
 use moulin::prove::{Prover, Wdl};
-use moulin_probe::index::Indexer;
+use moulin_core::index::Indexer;
 use moulin_probe::{Position, Rules, Sector, Side, Tablebase};
 use std::collections::BTreeSet;
 use std::time::Instant;

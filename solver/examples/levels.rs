@@ -1,7 +1,7 @@
 //! Table size and write time at several zstd levels, for one solved sector:
 //! `cargo run --release --features studies --example levels -- <dir> <sector>`.
 
-use moulin_probe::table::{encode_table, WriteOptions};
+use moulin::write::{encode_table, WriteOptions};
 use moulin_probe::{Sector, Tablebase};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -8,7 +8,7 @@ use moulin::solve::memory::resident_kib;
 use moulin::solve::placement::{placement_needs, solve_placement};
 use moulin::solve::retro::Silent;
 use moulin::solve::Solved;
-use moulin_probe::index::Indexer;
+use moulin_core::index::Indexer;
 use moulin_probe::{Sector, Tablebase};
 
 fn main() {
@@ -41,13 +41,12 @@ fn main() {
     std::fs::write("/proc/self/clear_refs", "5").expect("peak reset");
     let (before, _) = resident_kib().expect("resident");
     let clock = std::time::Instant::now();
-    let options = moulin_probe::table::WriteOptions {
+    let options = moulin::write::WriteOptions {
         level: moulin::solve::driver::SOLVER_LEVEL,
         ..Default::default()
     };
-    moulin_probe::table::write_table_with(out.path(), sector, rules, &codes, &options)
-        .expect("written");
-    moulin_probe::table::write_wdl_table_with(out.path(), sector, rules, &codes, &options)
+    moulin::write::write_table_with(out.path(), sector, rules, &codes, &options).expect("written");
+    moulin::write::write_wdl_table_with(out.path(), sector, rules, &codes, &options)
         .expect("WDL written");
     let (_, peak) = resident_kib().expect("resident");
     println!(

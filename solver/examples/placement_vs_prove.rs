@@ -13,8 +13,8 @@
 mod splitmix;
 
 use moulin::prove::{Prover, Wdl};
-use moulin_probe::index::Indexer;
-use moulin_probe::value::HOLE;
+use moulin_core::index::Indexer;
+use moulin_core::value::HOLE;
 use moulin_probe::{Outcome, Position, Tablebase};
 use splitmix::splitmix;
 use std::time::Instant;

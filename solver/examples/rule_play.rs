@@ -19,7 +19,7 @@
 #[path = "common/splitmix.rs"]
 mod splitmix;
 
-use moulin_probe::index::Indexer;
+use moulin_core::index::Indexer;
 use moulin_probe::{Position, RuleOutcome, Tablebase};
 use splitmix::splitmix;
 

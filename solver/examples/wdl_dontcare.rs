@@ -4,8 +4,8 @@
 //! SECTOR...`. A don't-care slot takes the value before it where that is no
 //! better than its own (a probe takes the better of the stored value and
 //! the best capture), else its own; levels 6 and 19, automatic blocks.
-use moulin_probe::index::Indexer;
-use moulin_probe::table::{encode_wdl_table, WriteOptions};
+use moulin::write::{encode_wdl_table, WriteOptions};
+use moulin_core::index::Indexer;
 use moulin_probe::{Outcome, Sector, Tablebase, Wdl};
 
 fn code(w: Wdl) -> u16 {

@@ -3,8 +3,9 @@
 //! the WDL format): `cargo run --release --features studies --example wdl_packing -- DIR
 //! SECTOR...` (`LEVELS="6 19"` and `BLOCKS_KIB="256 1024"` choose the
 //! settings tried; `WDL_ONLY=1` skips the byte-a-slot encoding).
-use moulin_probe::table::{encode_table, encode_wdl_table, Encoding, WriteOptions};
-use moulin_probe::value::HOLE;
+use moulin::write::{encode_table, encode_wdl_table, WriteOptions};
+use moulin_core::table::Encoding;
+use moulin_core::value::HOLE;
 use moulin_probe::{Outcome, Sector, Tablebase};
 
 fn main() {

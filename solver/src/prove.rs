@@ -15,9 +15,10 @@
 //! transposition table's bounds of the children, then captures, blocks of
 //! the opponent's open pairs, own new pairs and well-connected points.
 
+use moulin_core::index::Indexer;
+use moulin_core::Node;
 use moulin_probe::board::{points, Bitboard, ADJACENT, MILLS_THROUGH};
-use moulin_probe::index::Indexer;
-use moulin_probe::{Move, Node, ProbeError, Rules, Sector, Tablebase};
+use moulin_probe::{Move, ProbeError, Rules, Sector, Tablebase};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -383,7 +384,7 @@ impl Transpositions {
     }
 
     fn prefetch(&self, key: u64) {
-        moulin_probe::prefetch(&self.words[self.bucket(key)]);
+        moulin_core::prefetch(&self.words[self.bucket(key)]);
     }
 
     fn bounds(&self, key: u64) -> Option<(i8, i8)> {

@@ -30,11 +30,12 @@
 //! verified value and the same counts.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use moulin_core::index::{Indexer, BINOMIAL};
+use moulin_core::table::{TableSummary, EXTENSION, WDL_EXTENSION};
+use moulin_core::value::HOLE;
+use moulin_core::Node;
 use moulin_probe::board::SYMMETRY_COUNT;
-use moulin_probe::index::{Indexer, BINOMIAL};
-use moulin_probe::table::{TableSummary, EXTENSION, WDL_EXTENSION};
-use moulin_probe::value::HOLE;
-use moulin_probe::{Move, Node, Position, RuleOutcome, Rules, Sector, Side};
+use moulin_probe::{Move, Position, RuleOutcome, Rules, Sector, Side};
 use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
@@ -43,11 +44,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 mod captures;
-pub(crate) mod files;
+pub mod files;
 mod fingerprint;
 mod manifest;
 mod order;
-pub(crate) mod rebuild;
+pub mod rebuild;
 mod rule;
 mod sweep;
 mod tally;

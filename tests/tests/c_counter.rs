@@ -41,7 +41,7 @@ fn counters_through_the_c_abi() {
     let handle = unsafe { moulin_open(c(dir.path().to_str().unwrap()).as_ptr()) };
     assert!(!handle.is_null());
     assert_eq!(unsafe { moulin_no_capture_limit(handle) }, 6);
-    let ix = moulin_probe::index::Indexer::get();
+    let ix = moulin_core::index::Indexer::get();
     let sector = "3v3".parse().unwrap();
     let values = tb.sector_values(sector).unwrap();
     let mut kinds = std::collections::HashSet::new();

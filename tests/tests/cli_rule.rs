@@ -94,7 +94,7 @@ fn find(dir: &Path, sector: &str, want: impl Fn(RuleOutcome) -> bool) -> (String
     let tb = Tablebase::open(dir).unwrap();
     let sector = sector.parse().unwrap();
     let values = tb.sector_values(sector).unwrap();
-    let ix = moulin_probe::index::Indexer::get();
+    let ix = moulin_core::index::Indexer::get();
     for (slot, &code) in values.iter().enumerate() {
         let Some(v) = RuleOutcome::from_code(code) else {
             continue;

@@ -9,7 +9,8 @@
 //! prints the figures (per sector and limit: the five values and the longest
 //! DTC) while asserting them.
 
-use moulin_probe::{Node, Outcome, Position, Rules};
+use moulin_core::Node;
+use moulin_probe::{Outcome, Position, Rules};
 use moulin_tests::brute::{self, Key};
 use moulin_tests::brute_counter::direct::{self, Wdl};
 use moulin_tests::brute_counter::dtc::{self, counts, RuleOutcome};

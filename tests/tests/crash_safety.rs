@@ -8,7 +8,7 @@
 //! The kill moments come from a seed printed on standard error; set
 //! `MOULIN_CRASH_SEED` to replay a run.
 
-use moulin_probe::table::Table;
+use moulin_core::table::Table;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

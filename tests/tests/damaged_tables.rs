@@ -3,8 +3,8 @@
 //! a panic and never a wrong answer, and the finished tables stay as they
 //! were.
 
-use moulin_probe::index::Indexer;
-use moulin_probe::table::Table;
+use moulin_core::index::Indexer;
+use moulin_core::table::Table;
 use moulin_probe::{Position, Sector, Side};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -40,7 +40,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| !p.ends_with(moulin_probe::table::lock::LOCK_FILE))
+        .filter(|p| !p.ends_with(moulin::lock::LOCK_FILE))
         .map(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             (name, std::fs::read(&p).unwrap_or_default())
@@ -374,8 +374,7 @@ fn a_full_disk() {
 #[test]
 fn a_second_solve_into_a_locked_directory_says_who_holds_it() {
     let dir = tempfile::tempdir().unwrap();
-    let _held =
-        moulin_probe::table::DirectoryLock::acquire(dir.path(), "a test holding it").unwrap();
+    let _held = moulin::lock::DirectoryLock::acquire(dir.path(), "a test holding it").unwrap();
     for args in [
         &["solve", "--max-stones", "3", "-q"][..],
         &["tamper", "W:a1,d1,g1 B:b2,d2,f2 w", "draw"][..],

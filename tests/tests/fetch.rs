@@ -646,7 +646,7 @@ fn bad_arguments_are_refused_with_exit_code_2() {
 #[test]
 fn a_directory_being_written_is_not_fetched_into() {
     let work = tempfile::tempdir().unwrap();
-    let _held = moulin_probe::table::DirectoryLock::acquire(work.path(), "moulin solve").unwrap();
+    let _held = moulin::lock::DirectoryLock::acquire(work.path(), "moulin solve").unwrap();
     let mirror = Mirror::start(Behaviour::default());
     let out = fetch(&mirror.url, work.path(), &list(work.path(), "mtb"), &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));

@@ -5,7 +5,8 @@
 //! differs from the undamaged table's.
 
 use moulin::solve::solve_moving_in_memory;
-use moulin_probe::table::{encode_table, Table, WriteOptions};
+use moulin::write::{encode_table, WriteOptions};
+use moulin_core::table::Table;
 use moulin_probe::{Move, Position, Rules, Sector};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;

@@ -1,4 +1,4 @@
-//! Play sets (`moulin pack`, `moulin_probe::play`): outcome tables and the
+//! Play sets (`moulin pack`, `moulin_core::play`): outcome tables and the
 //! distances of one side only (the losses by default), the other side's
 //! rebuilt by one ply. On the
 //! reduced game (the moving phase up to 4 stones a side and its placement
@@ -14,10 +14,11 @@
 //!   file and tables that contradict each other are errors, never answers.
 
 use moulin::solve::{solve_moving, SolveOptions};
+use moulin::write::{write_contents, Contents, WriteOptions};
+use moulin_core::index::{Indexer, MOVER_MAJOR};
+use moulin_core::table::PlaySide;
+use moulin_core::value::HOLE;
 use moulin_probe::error::chain;
-use moulin_probe::index::{Indexer, MOVER_MAJOR};
-use moulin_probe::table::{write_contents, Contents, PlaySide, WriteOptions};
-use moulin_probe::value::HOLE;
 use moulin_probe::{Outcome, Position, ProbeError, Rules, Tablebase};
 use moulin_tests::{moulin, text};
 use std::path::Path;

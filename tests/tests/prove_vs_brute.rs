@@ -8,7 +8,8 @@
 
 use moulin::prove::{Prover, Wdl};
 use moulin::solve::{solve_moving, SolveOptions};
-use moulin_probe::{Node, Outcome, Rules, Tablebase};
+use moulin_core::Node;
+use moulin_probe::{Outcome, Rules, Tablebase};
 use moulin_tests::brute::{self, positions_by_us_in};
 use std::path::Path;
 

@@ -4,10 +4,11 @@
 //! (flip a byte, stall, answer 500, ignore ranges); blocks kept in a disk
 //! cache are checked, used and bounded.
 
+use moulin_core::index::Indexer;
+use moulin_core::table::Table;
 use moulin_probe::error::chain;
-use moulin_probe::index::Indexer;
-use moulin_probe::table::RemoteOptions;
-use moulin_probe::{FileError, Outcome, Position, ProbeError, Sector, Side, Table, Tablebase};
+use moulin_probe::remote::RemoteOptions;
+use moulin_probe::{FileError, Outcome, Position, ProbeError, Sector, Side, Tablebase};
 use moulin_tests::serve_tables;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};

@@ -15,7 +15,8 @@
 //!   during placement.
 
 use moulin::solve::{solve_moving, SolveOptions};
-use moulin_probe::{Node, Position, ProbeError, RuleOutcome, Rules, Sector, Tablebase};
+use moulin_core::Node;
+use moulin_probe::{Position, ProbeError, RuleOutcome, Rules, Sector, Tablebase};
 use moulin_tests::brute::Key;
 use moulin_tests::brute_counter::direct::{self, Wdl};
 use moulin_tests::brute_counter::dtc::{self, RuleOutcome as Reference};
@@ -84,7 +85,7 @@ fn wdl(v: RuleOutcome) -> Wdl {
 fn stored_values_agree(rule: Rule) {
     let (_dir, tb) = solve(rule, false);
     let reference = dtc::solve(&small_groups(), rule);
-    let ix = moulin_probe::index::Indexer::get();
+    let ix = moulin_core::index::Indexer::get();
     let mut bad = Vec::new();
     let mut counted = [0u64; 5];
     for key in small_groups().into_iter().flatten() {
@@ -305,7 +306,7 @@ fn counters_the_tables_cannot_answer_are_refused() {
     ));
     // During placement (counter 0) a position's value is its best move's,
     // as the moving phase's at any counter.
-    let ix = moulin_probe::index::Indexer::get();
+    let ix = moulin_core::index::Indexer::get();
     let mut placement_checked = 0;
     for sector in ["2v3h1v0", "3v3h1v1", "2v2h2v2", "3v2h1v1"] {
         let sector: Sector = sector.parse().unwrap();

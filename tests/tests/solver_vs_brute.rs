@@ -6,7 +6,8 @@
 //! of `Tablebase::best_moves` on a sample.
 
 use moulin::solve::{solve_moving, SolveOptions};
-use moulin_probe::{Move, Node, Outcome, Position, ProbeError, Rules, Sector, Side, Tablebase};
+use moulin_core::Node;
+use moulin_probe::{Move, Outcome, Position, ProbeError, Rules, Sector, Side, Tablebase};
 use moulin_tests::brute::{self, positions_by_us_in, BruteTable, Key};
 use std::path::Path;
 use std::sync::OnceLock;

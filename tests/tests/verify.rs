@@ -4,10 +4,12 @@
 //! published counts and checksums of `data/checksums/` are reproduced.
 
 use moulin::verify::{ManifestEntry, SectorValues};
-use moulin_probe::index::Indexer;
-use moulin_probe::table::{write_wdl_table_with, Table, WriteOptions};
-use moulin_probe::value::HOLE;
-use moulin_probe::{Node, Outcome, Position, Rules, Sector, Side, Symmetries};
+use moulin::write::{write_wdl_table_with, WriteOptions};
+use moulin_core::index::Indexer;
+use moulin_core::table::Table;
+use moulin_core::value::HOLE;
+use moulin_core::{Node, Symmetries};
+use moulin_probe::{Outcome, Position, Rules, Sector, Side};
 use std::path::Path;
 use std::process::Output;
 
@@ -325,7 +327,7 @@ fn holes_and_counts_are_checked() {
         .find(|&i| ix.is_canonical(s, i))
         .unwrap();
     let mut bad = good.clone();
-    bad[hole as usize] = moulin_probe::value::DRAW;
+    bad[hole as usize] = moulin_core::value::DRAW;
     bad[class as usize] = HOLE;
     let found = check(&bad);
     // The class itself, and its predecessors that read it.

@@ -3,7 +3,7 @@
 //! `moulin probe --json` prints, fetch only the header, the block index and
 //! the blocks a probe needs, and report missing or damaged tables as errors.
 
-use moulin_probe::index::Indexer;
+use moulin_core::index::Indexer;
 use moulin_probe::{Position, Rules, Sector, Side, Tablebase};
 use moulin_tests::{moulin, text};
 use moulin_wasm::answers::{moves_json, probe_json};

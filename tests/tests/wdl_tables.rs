@@ -6,7 +6,7 @@
 //! smaller, with the same outcomes, and under the rule writes the rule's.
 
 use moulin::solve::{solve_moving, SolveOptions};
-use moulin_probe::value::HOLE;
+use moulin_core::value::HOLE;
 use moulin_probe::{Outcome, Rules, Tablebase, Wdl};
 use moulin_tests::{moulin, text};
 use std::path::Path;
@@ -187,7 +187,7 @@ fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
     let sectors: Vec<_> = dtc.sectors().map(|(s, _)| s).collect();
     assert!(sectors.len() >= 3, "{sectors:?}");
     assert_eq!(wdl.sectors().map(|(s, _)| s).collect::<Vec<_>>(), sectors);
-    let ix = moulin_probe::index::Indexer::get();
+    let ix = moulin_core::index::Indexer::get();
     let (mut compared, mut seen) = (0u64, [0u64; 5]);
     for &s in &sectors {
         assert_eq!(wdl.summary(s).unwrap().block_slots, 3 * 8 * 1024, "{s}");
@@ -246,12 +246,12 @@ fn moulin_wdl_writes_the_outcome_tables_of_a_rule() {
         })
         .unwrap();
     codes.swap(first, other);
-    moulin_probe::table::write_wdl_table_with(
+    moulin::write::write_wdl_table_with(
         ruled.path(),
         *s,
         dtc.rules(),
         &codes,
-        &moulin_probe::table::WriteOptions::default(),
+        &moulin::write::WriteOptions::default(),
     )
     .unwrap();
     let out = verify();

@@ -4,7 +4,7 @@
 #![warn(missing_docs)]
 
 use moulin_probe::error::chain;
-use moulin_probe::table::RemoteOptions;
+use moulin_probe::remote::RemoteOptions;
 use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Rules, Tablebase};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};

@@ -2,7 +2,7 @@
 //! and every move's value looks its sector up first. A sector's four
 //! counts are at most nine each, so a sector is a number below 10,000.
 
-use crate::sector::Sector;
+use moulin_core::sector::Sector;
 
 /// Numbers per count of a sector (0 to 9).
 const BASE: usize = 10;

@@ -2,7 +2,7 @@
 //! bounded number of bytes, the least recently used blocks evicted first.
 
 use crate::error::FileError;
-use crate::table::{Block, PlaySide};
+use moulin_core::table::{Block, PlaySide};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, MutexGuard};
@@ -87,7 +87,8 @@ impl BlockCache {
     ) -> Result<(u16, Option<usize>), FileError> {
         self.with(key, load, |block| {
             let code = block.code(i)?;
-            let rank = if ranked && crate::play::side_of(code).is_some_and(|s| side.holds(s)) {
+            let rank = if ranked && moulin_core::play::side_of(code).is_some_and(|s| side.holds(s))
+            {
                 block.ensure_ranks(side);
                 Some(block.rank(side, i)?)
             } else {

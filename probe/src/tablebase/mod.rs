@@ -4,17 +4,22 @@
 mod by_sector;
 mod cache;
 mod open;
+mod play_set;
+mod source;
 
 use crate::error::{FileError, ProbeError};
-use crate::index::{Indexer, OPPONENT_MAJOR};
-use crate::position::{Node, Position};
-use crate::rules::{Move, Rules};
-use crate::sector::Sector;
-use crate::table::{PlaySide, Storage, Table, TableKind, TableSource, TableSummary};
-use crate::value::{Outcome, Wdl, HOLE};
 use by_sector::BySector;
 use cache::BlockCache;
+use moulin_core::index::{Indexer, OPPONENT_MAJOR};
+use moulin_core::position::{Node, Position};
+use moulin_core::rules::{Move, Rules};
+use moulin_core::sector::Sector;
+use moulin_core::table::{PlaySide, Storage, Table, TableKind, TableSummary};
+use moulin_core::value::{Outcome, Wdl, HOLE};
 use open::check_kind;
+#[cfg(not(target_arch = "wasm32"))]
+pub use source::Directory;
+pub use source::TableSource;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -55,7 +60,7 @@ pub struct Tablebase {
     wdl: bool,
     /// A play set: `tables` are its outcome tables, these its distance
     /// tables of one side, and the other side's distances are rebuilt
-    /// (`crate::play`).
+    /// (`moulin_core::play`).
     play: Option<Box<Tablebase>>,
     tables: BySector<Entry>,
     cache: BlockCache,
@@ -271,7 +276,7 @@ impl Tablebase {
     pub fn wdl(&self, sector: Sector, slot: u64) -> Result<Wdl, ProbeError> {
         if self.is_left_out(sector) {
             // A play set's sector rebuilt by one ply: its distance code.
-            let value = crate::play::decode(&self.rules(), self.class_code(sector, slot)?);
+            let value = moulin_core::play::decode(&self.rules(), self.class_code(sector, slot)?);
             return value
                 .map(|v| v.outcome().into())
                 .ok_or_else(|| self.hole(sector, slot));
@@ -282,7 +287,7 @@ impl Tablebase {
         } else if self.wdl {
             Wdl::from_code(code)
         } else if self.rules().no_capture_limit.is_some() {
-            crate::value::RuleOutcome::from_code(code).map(|v| v.outcome().into())
+            moulin_core::value::RuleOutcome::from_code(code).map(|v| v.outcome().into())
         } else {
             Outcome::from_code(code).map(Wdl::from)
         };
@@ -405,7 +410,7 @@ impl Tablebase {
     }
 
     /// The distance code of a slot (`HOLE` for a hole), through the cache:
-    /// the stored code, rebuilt from a play set's tables (`crate::play`);
+    /// the stored code, rebuilt from a play set's tables (`moulin_core::play`);
     /// the 2-bit (or five-valued) outcome of WDL tables.
     ///
     /// # Errors
@@ -415,7 +420,7 @@ impl Tablebase {
         if self.play.is_some() {
             let slots = self.slots(sector)?;
             if slot < slots && !Indexer::get().is_canonical(sector, slot) {
-                return Ok(crate::value::HOLE);
+                return Ok(moulin_core::value::HOLE);
             }
         }
         self.class_code(sector, slot)
@@ -438,7 +443,7 @@ impl Tablebase {
 
     /// Whether `sector` is a sector a play set leaves out: one without
     /// files, rebuilt by one ply when the sectors its turns lead into
-    /// store both sides (`crate::play`). Its probes fail with
+    /// store both sides (`moulin_core::play`). Its probes fail with
     /// [`ProbeError::MissingSector`] when they do not.
     pub fn is_left_out(&self, sector: Sector) -> bool {
         self.play.is_some()

@@ -5,12 +5,13 @@
 //! and the memory for decoded blocks asked of it.
 
 use super::cache::BlockCache;
+use super::TableSource;
 use super::{Entry, Tablebase, DEFAULT_CACHE_BYTES};
 use crate::error::{FileError, ProbeError};
-use crate::rules::Rules;
-use crate::sector::Sector;
-use crate::table::read::read_summary;
-use crate::table::{TableKind, TableSource, TableSummary};
+use moulin_core::rules::Rules;
+use moulin_core::sector::Sector;
+use moulin_core::table::read::read_summary;
+use moulin_core::table::{TableKind, TableSummary};
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 use std::path::PathBuf;
@@ -51,14 +52,14 @@ impl Tablebase {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
         let dir = dir.as_ref();
-        let full = Tablebase::from_source(crate::table::Directory::new(dir))?;
+        let full = Tablebase::from_source(super::Directory::new(dir))?;
         if full.tables.is_empty() && has_play_set(dir) {
             return Tablebase::open_play(dir);
         }
         Ok(full)
     }
 
-    /// Opens a play set (`crate::play`): the outcome tables `*.mtw` and
+    /// Opens a play set (`moulin_core::play`): the outcome tables `*.mtw` and
     /// distance tables `*.mtd` of a directory, as `moulin pack` writes
     /// them. It answers every query of the distance tables, with the same
     /// values. [`Tablebase::open`] opens a directory that holds a play set
@@ -69,7 +70,7 @@ impl Tablebase {
     /// one of its two tables and not the other, or their headers disagree.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open_play(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
-        use crate::table::Directory;
+        use super::Directory;
         let dir = dir.as_ref();
         let outcomes = Directory::of_kind(dir, TableKind::Outcomes);
         let distances = Directory::of_kind(dir, TableKind::PlayDistances);
@@ -154,7 +155,7 @@ impl Tablebase {
     /// Those of [`Tablebase::open`].
     #[cfg(not(target_arch = "wasm32"))]
     pub unsafe fn open_mapped(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
-        use crate::table::Directory;
+        use super::Directory;
         let dir = dir.as_ref();
         // SAFETY: the caller's promise, passed on.
         let full = Tablebase::from_source(unsafe { Directory::mapped(dir) })?;
@@ -199,7 +200,7 @@ impl Tablebase {
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open_wdl(dir: impl AsRef<Path>) -> Result<Tablebase, ProbeError> {
-        Tablebase::from_source(crate::table::Directory::wdl(dir.as_ref()))
+        Tablebase::from_source(super::Directory::wdl(dir.as_ref()))
     }
 
     /// The tables of a remote set, `<url>/<sector>.mtb`, read by HTTP(S)
@@ -208,14 +209,14 @@ impl Tablebase {
     /// default options (30 s timeouts, no disk cache).
     #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
     pub fn open_url(url: &str) -> Result<Tablebase, ProbeError> {
-        Tablebase::open_url_with(url, crate::table::RemoteOptions::default())
+        Tablebase::open_url_with(url, crate::remote::RemoteOptions::default())
     }
 
     /// The WDL tables of a remote set, `<url>/<sector>.mtw`, like
     /// `open_url` (they answer as those of `open_wdl`).
     #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
     pub fn open_url_wdl(url: &str) -> Result<Tablebase, ProbeError> {
-        Tablebase::open_url_with(url, crate::table::RemoteOptions::default().wdl(true))
+        Tablebase::open_url_with(url, crate::remote::RemoteOptions::default().wdl(true))
     }
 
     /// The tables of a remote set with these options (timeouts, a disk
@@ -234,9 +235,9 @@ impl Tablebase {
     #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
     pub fn open_url_with(
         url: &str,
-        options: crate::table::RemoteOptions,
+        options: crate::remote::RemoteOptions,
     ) -> Result<Tablebase, ProbeError> {
-        use crate::table::HttpSource;
+        use crate::remote::HttpSource;
         if options.is_play() {
             return Tablebase::play_from_sources(
                 HttpSource::of_kind(url, &options, TableKind::Outcomes)?,
@@ -251,7 +252,7 @@ impl Tablebase {
     /// tables from about half their bytes.
     #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
     pub fn open_url_play(url: &str) -> Result<Tablebase, ProbeError> {
-        Tablebase::open_url_with(url, crate::table::RemoteOptions::default().play(true))
+        Tablebase::open_url_with(url, crate::remote::RemoteOptions::default().play(true))
     }
 
     /// A tablebase over any source of tables. A source that lists its tables

@@ -10,8 +10,9 @@
 //! - the class sizes (orbit-stabiliser, counted here) add up to
 //!   `count_positions`, and so do the `class_size`s of the canonical slots.
 
-use moulin_probe::index::{count_classes, count_positions, Indexer};
-use moulin_probe::{Node, Sector, Symmetries};
+use moulin_core::index::{count_classes, count_positions, Indexer};
+use moulin_core::{Node, Symmetries};
+use moulin_probe::Sector;
 
 /// Byte tables of the 16 point permutations, built from the permutations
 /// alone (not from `Symmetries::map`).

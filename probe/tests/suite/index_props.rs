@@ -2,8 +2,9 @@
 //! round trips up to symmetry, one slot per class, slots in range, and
 //! every slot decoding to a position of its sector (a class's own or a hole).
 
-use moulin_probe::index::Indexer;
-use moulin_probe::{Node, Sector, Symmetries};
+use moulin_core::index::Indexer;
+use moulin_core::{Node, Symmetries};
+use moulin_probe::Sector;
 use proptest::prelude::*;
 
 /// Whether some symmetry maps `a` onto `b`.

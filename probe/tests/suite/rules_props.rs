@@ -3,8 +3,9 @@
 //! against a plain move generator written here from point names; symmetry of
 //! the legal moves; the text formats' round trips; parsers that never panic.
 
+use moulin_core::Symmetries;
 use moulin_probe::board::{Bitboard, Point};
-use moulin_probe::{Move, Position, Rules, Side, Symmetries};
+use moulin_probe::{Move, Position, Rules, Side};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -262,7 +263,7 @@ fn check_turn(rules: &Rules, before: &Position, mv: Move, after: &Position) {
     }
 }
 
-fn map_move(s: moulin_probe::Symmetry, mv: Move) -> Move {
+fn map_move(s: moulin_core::Symmetry, mv: Move) -> Move {
     let sym = Symmetries::get();
     Move {
         from: mv.from.map(|p| sym.map_point(s, p)),
@@ -271,7 +272,7 @@ fn map_move(s: moulin_probe::Symmetry, mv: Move) -> Move {
     }
 }
 
-fn map_position(s: moulin_probe::Symmetry, pos: &Position) -> Position {
+fn map_position(s: moulin_core::Symmetry, pos: &Position) -> Position {
     let sym = Symmetries::get();
     Position {
         white: sym.map(s, pos.white),

@@ -3,7 +3,8 @@
 
 use crate::table_synthetic;
 
-use moulin_probe::table::{encode_table, Table, WriteOptions};
+use moulin::write::{encode_table, WriteOptions};
+use moulin_core::table::Table;
 use moulin_probe::{Rules, Sector};
 use proptest::prelude::*;
 use std::sync::OnceLock;

@@ -2,11 +2,13 @@
 
 use crate::table_synthetic;
 
+use moulin::write::write_table;
+use moulin::write::{encode_table, write_table_with, WriteOptions};
+use moulin_core::index::{count_classes, count_positions, Indexer};
+use moulin_core::table::{Encoding, Table};
+use moulin_core::value::{Outcome, HOLE};
 use moulin_probe::error::FileError;
-use moulin_probe::index::{count_classes, count_positions, Indexer};
-use moulin_probe::table::{encode_table, write_table_with, Encoding, Table, WriteOptions};
-use moulin_probe::value::{Outcome, HOLE};
-use moulin_probe::{write_table, Rules, Sector};
+use moulin_probe::{Rules, Sector};
 use table_synthetic::values;
 
 fn sector(name: &str) -> Sector {

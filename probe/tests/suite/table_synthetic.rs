@@ -2,8 +2,8 @@
 //! exactly where the index has them.
 #![allow(dead_code)]
 
-use moulin_probe::index::Indexer;
-use moulin_probe::value::HOLE;
+use moulin_core::index::Indexer;
+use moulin_core::value::HOLE;
 use moulin_probe::Sector;
 
 /// A small pseudo-random generator (SplitMix64), so the tests need no crate.

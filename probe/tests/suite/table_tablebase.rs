@@ -3,10 +3,11 @@
 
 use crate::table_synthetic;
 
+use moulin::write::write_table;
+use moulin_core::index::Indexer;
+use moulin_core::position::Side;
 use moulin_probe::error::ProbeError;
-use moulin_probe::index::Indexer;
-use moulin_probe::position::Side;
-use moulin_probe::{write_table, Outcome, Position, Rules, Sector, Tablebase};
+use moulin_probe::{Outcome, Position, Rules, Sector, Tablebase};
 use table_synthetic::{mix, values};
 
 /// A 3 v 3 table (captures from 3 v 3 end the game, so it is closed under moves).

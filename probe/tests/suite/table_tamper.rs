@@ -2,9 +2,11 @@
 
 use crate::table_synthetic;
 
+use moulin::write::write_table;
+use moulin::write::{encode_table, write_contents, Contents, WriteOptions};
+use moulin_core::table::{PlaySide, Table};
 use moulin_probe::error::{FileError, ProbeError};
-use moulin_probe::table::{encode_table, write_contents, Contents, PlaySide, Table, WriteOptions};
-use moulin_probe::{write_table, Rules, Sector, Tablebase};
+use moulin_probe::{Rules, Sector, Tablebase};
 use table_synthetic::{chain, values};
 
 fn small_table() -> (Vec<u16>, Vec<u8>) {

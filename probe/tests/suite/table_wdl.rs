@@ -4,12 +4,12 @@
 
 use crate::table_synthetic;
 
-use moulin_probe::error::{chain, FileError, ProbeError};
-use moulin_probe::table::{
-    encode_table, encode_wdl_table, write_table, write_wdl_table_with, Encoding, Table,
-    WriteOptions,
+use moulin::write::{
+    encode_table, encode_wdl_table, write_table, write_wdl_table_with, WriteOptions,
 };
-use moulin_probe::value::HOLE;
+use moulin_core::table::{Encoding, Table};
+use moulin_core::value::HOLE;
+use moulin_probe::error::{chain, FileError, ProbeError};
 use moulin_probe::{Position, RuleOutcome, Rules, Sector, Tablebase, Wdl};
 use table_synthetic::values;
 
@@ -130,7 +130,7 @@ fn outcome_tables_under_the_rule_hold_five_values() {
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
     // Opened as WDL tables: a cursed win or a blessed loss is a draw.
     let tb = Tablebase::open_wdl(dir.path()).unwrap();
-    let ix = moulin_probe::index::Indexer::get();
+    let ix = moulin_core::index::Indexer::get();
     for (slot, &code) in codes.iter().enumerate().step_by(7) {
         let Some(value) = RuleOutcome::from_code(code) else {
             continue;

@@ -6,13 +6,12 @@ use super::memory::huge_vec;
 use super::record::{RunRecord, StageClock};
 use super::retro::{self, LowerSectors, Progress};
 use super::Solved;
+use crate::lock::DirectoryLock;
+use crate::write::{wdl_table_path, write_table_with, write_wdl_table_with, WriteOptions};
 use anyhow::{bail, Context};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use moulin_probe::index::Indexer;
-use moulin_probe::table::{
-    wdl_table_path, write_table_with, write_wdl_table_with, DirectoryLock, PositionalFile, Table,
-    TableSummary, WriteOptions,
-};
+use moulin_core::index::Indexer;
+use moulin_core::table::{PositionalFile, Table, TableSummary};
 use moulin_probe::{Rules, Sector, Tablebase};
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! once the sectors that captures lead into are known.
 //!
 //! Per slot the solver keeps a value and a counter of unresolved successors:
-//! - the value is a final code (see `moulin_probe::value`) or, while
+//! - the value is a final code (see `moulin_core::value`) or, while
 //!   unresolved, `UNRESOLVED | bound`, where `bound` is the longest loss the
 //!   captures into lower sectors already guarantee;
 //! - the counter counts the in-sector turns not yet known to lead to a win of
@@ -27,11 +27,12 @@
 
 use super::memory::huge_vec;
 use super::scheme::{Codes, Conversion, Dtc, Dtw, Scheme};
+use moulin_core::index::{Frame, Indexer, PlainRanker, PLAIN_RANKER_FROM};
+use moulin_core::prefetch;
+use moulin_core::value::HOLE;
+use moulin_core::Node;
 use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, POINTS};
-use moulin_probe::index::{Frame, Indexer, PlainRanker, PLAIN_RANKER_FROM};
-use moulin_probe::prefetch;
-use moulin_probe::value::HOLE;
-use moulin_probe::{Node, Rules, Sector};
+use moulin_probe::{Rules, Sector};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};

@@ -3,7 +3,7 @@
 //! The passes are the same for both; only what a capture means and how a
 //! resolved position is coded differ, and they live here.
 
-use moulin_probe::value::HOLE;
+use moulin_core::value::HOLE;
 use moulin_probe::{Outcome, RuleOutcome, Rules};
 
 /// How a pass values and codes positions.

@@ -2,12 +2,12 @@
 //! header alone, a whole table with its checksums.
 
 use crate::solve::memory::huge_zeroed;
+use moulin_core::play::outcome_code;
+use moulin_core::table::format::HEADER_LEN;
+use moulin_core::table::read::check_file_name;
+use moulin_core::table::{Table, TableKind, TableSummary, EXTENSION};
+use moulin_core::value::HOLE;
 use moulin_probe::error::chain;
-use moulin_probe::play::outcome_code;
-use moulin_probe::table::format::HEADER_LEN;
-use moulin_probe::table::read::check_file_name;
-use moulin_probe::table::{Table, TableKind, TableSummary, EXTENSION};
-use moulin_probe::value::HOLE;
 use moulin_probe::{FileError, ProbeError, Sector, Tablebase};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -102,7 +102,7 @@ pub fn load_play(
     // The values come numbered as the tables number them: so do the
     // header's holes (the classes are the same).
     let summary = summary.map(|mut s| {
-        let slots = moulin_probe::index::Indexer::get().slots(sector);
+        let slots = moulin_core::index::Indexer::get().slots(sector);
         s.holes = slots.wrapping_sub(s.slots.wrapping_sub(s.holes));
         s.slots = slots;
         s

@@ -22,8 +22,8 @@
 
 use super::tally::{count, Tally};
 use super::{count_histogram, rule, small_values, SMALL_CODES as SMALL};
+use moulin_core::value::HOLE;
 use moulin_probe::board::SYMMETRY_COUNT;
-use moulin_probe::value::HOLE;
 use moulin_probe::{RuleOutcome, Rules};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -214,7 +214,7 @@ mod tests {
     use super::super::sweep::Sweep;
     use super::super::SectorValues;
     use super::*;
-    use moulin_probe::index::Indexer;
+    use moulin_core::index::Indexer;
     use moulin_probe::Sector;
 
     /// Every pair of a few thousand slots and ranks has its own term (the
@@ -256,7 +256,7 @@ mod tests {
     fn sums_tell_the_right_table_from_a_damaged_one(rules: Rules) {
         let ix = Indexer::get();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let draw = moulin_probe::play::encode(&rules, RuleOutcome::Draw).expect("a code");
+        let draw = moulin_core::play::encode(&rules, RuleOutcome::Draw).expect("a code");
         let mut sectors = 0;
         for sector in Sector::all(true) {
             let slots = ix.slots(sector);
@@ -287,7 +287,7 @@ mod tests {
                     true => {
                         let node = ix.unindex(sector, slot).expect("a slot");
                         let (value, _) = values.derive(&node).expect("readable");
-                        moulin_probe::play::encode(&rules, value).expect("a code")
+                        moulin_core::play::encode(&rules, value).expect("a code")
                     }
                 })
                 .collect();

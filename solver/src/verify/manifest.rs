@@ -2,9 +2,9 @@
 //! length, its checksum and its counts, one line each, written by
 //! `moulin verify --manifest` once every value is verified.
 
+use moulin_core::table::read::check_file_name;
+use moulin_core::table::{Counts, Table, EXTENSION};
 use moulin_probe::error::chain;
-use moulin_probe::table::read::check_file_name;
-use moulin_probe::table::{Counts, Table, EXTENSION};
 use moulin_probe::Sector;
 use std::error::Error;
 use std::fmt;

@@ -8,16 +8,16 @@
 //! those turns mover-major, as the verifier does, so the reads stay within
 //! a few blocks, instead of a probe's per-slot lookups through the block
 //! cache (about ten times slower). The equation is the probe's: the same
-//! move values (`moulin_probe::play::move_value`), the same placeholder for
+//! move values (`moulin_core::play::move_value`), the same placeholder for
 //! a successor of the other side, and a best move that does not give the
 //! position's own outcome is an error naming the file.
 
 use super::sweep::{Scratch, Sweep};
 use crate::solve::memory::huge_vec;
-use moulin_probe::index::{Indexer, OPPONENT_MAJOR};
-use moulin_probe::play::{decode, encode, side_of};
-use moulin_probe::table::PlaySide;
-use moulin_probe::value::HOLE;
+use moulin_core::index::{Indexer, OPPONENT_MAJOR};
+use moulin_core::play::{decode, encode, side_of};
+use moulin_core::table::PlaySide;
+use moulin_core::value::HOLE;
 use moulin_probe::{ProbeError, RuleOutcome, Sector, Tablebase};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};

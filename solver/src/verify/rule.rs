@@ -23,15 +23,16 @@
 //! draws are right too.
 //!
 //! The probe rebuilds a play set's values by the same equation, so both
-//! read a code and value a move with `moulin_probe::play`'s functions; what
+//! read a code and value a move with `moulin_core::play`'s functions; what
 //! the verifier adds is applying the equation to every stored value.
 
-pub use moulin_probe::play::{decode, move_value};
+pub use moulin_core::play::{decode, move_value};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use moulin_probe::{Node, RuleOutcome, Rules};
+    use moulin_core::Node;
+    use moulin_probe::{RuleOutcome, Rules};
 
     #[test]
     fn values_of_moves_under_the_rule() {

@@ -14,18 +14,19 @@
 //! Each class is visited once (`Indexer::for_each_class_of_mover`: when the
 //! stabiliser of `u` is not trivial, only the smallest of the images of `t`
 //! under it is taken). Only the probe's rules (mills, removals,
-//! adjacency), index, decoder and move values (`moulin_probe::play`) are
+//! adjacency), index, decoder and move values (`moulin_core::play`) are
 //! used; the turns are those of `Rules::for_each_move`, enumerated in
 //! another order (a test compares the two derivations on every position of
 //! small sectors).
 
 use super::captures::Captures;
 use super::rule;
+use moulin_core::index::{Frame, Indexer, PlainRanker, BINOMIAL, PLAIN_RANKER_FROM};
+use moulin_core::Node;
 use moulin_probe::board::{
     forms_mill, points, removable, Bitboard, Point, ADJACENT, ALL_POINTS, POINTS,
 };
-use moulin_probe::index::{Frame, Indexer, PlainRanker, BINOMIAL, PLAIN_RANKER_FROM};
-use moulin_probe::{Node, RuleOutcome, Rules, Sector};
+use moulin_probe::{RuleOutcome, Rules, Sector};
 
 /// One turn of the mover's stones, whatever the opponent's.
 #[derive(Clone, Copy)]
@@ -487,8 +488,8 @@ impl<'a> Sweep<'a> {
 pub(super) mod tests {
     use super::super::SectorValues;
     use super::*;
+    use moulin_core::value::HOLE;
     use moulin_probe::board::SYMMETRY_COUNT;
-    use moulin_probe::value::HOLE;
     use moulin_probe::Outcome;
     use std::collections::HashMap;
 

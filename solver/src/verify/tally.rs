@@ -1,6 +1,6 @@
 //! The counts a table's header gives, recomputed from its values.
 
-use moulin_probe::table::{Counts, TableSummary};
+use moulin_core::table::{Counts, TableSummary};
 use moulin_probe::RuleOutcome;
 
 /// Outcome counts recomputed from the values, to compare with a header.

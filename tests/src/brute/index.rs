@@ -2,7 +2,7 @@
 //! without symmetry reduction, ranked in colex order.
 
 use super::{bits, geo, FULL};
-use moulin_probe::Node;
+use moulin_core::Node;
 use std::sync::OnceLock;
 
 /// All `k`-subsets of `n` points in colex order (increasing as integers).

@@ -2,7 +2,7 @@
 
 use super::{for_each_unmove, par_fill, Group, Memo, Rule, Solved};
 use crate::brute::for_each_turn;
-use moulin_probe::Node;
+use moulin_core::Node;
 use std::sync::Arc;
 
 /// A game value for the player to move, without distance.

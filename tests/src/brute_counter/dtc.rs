@@ -3,7 +3,7 @@
 
 use super::{for_each_unmove, par_fill, Group, Memo, Rule, Solved};
 use crate::brute::{for_each_turn, Key};
-use moulin_probe::Node;
+use moulin_core::Node;
 use std::fmt;
 use std::sync::Arc;
 

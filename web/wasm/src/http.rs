@@ -3,9 +3,9 @@
 //! [`RangeReader`] (a synchronous `XMLHttpRequest` in the browser's worker,
 //! plain files in the tests).
 
-use moulin_probe::table::format::HEADER_LEN;
-use moulin_probe::table::{ReadHint, Storage, TableKind, TableSource};
+use moulin_core::table::format::HEADER_LEN;
 use moulin_probe::{FileError, ProbeError, Sector};
+use moulin_probe::{ReadHint, Storage, TableKind, TableSource};
 use std::io;
 use std::sync::Arc;
 

@@ -3,8 +3,8 @@
 
 use crate::answers::{info_json, message, moves_json, probe_json, probe_json_at};
 use crate::http::{HttpSource, RangeReader};
-use moulin_probe::index::Indexer;
-use moulin_probe::table::TableKind;
+use moulin_core::index::Indexer;
+use moulin_probe::TableKind;
 use moulin_probe::{ProbeError, Sector, Tablebase};
 use std::sync::Arc;
 
@@ -16,7 +16,7 @@ pub struct Session {
 impl Session {
     /// Opens the tables at `<base><sector>.mtb` with `cache_bytes` for
     /// decoded blocks, or, when the host has no `3v3.mtb` but a `3v3.mtw`
-    /// and `3v3.mtd`, the play set there (`moulin_probe::play`: the same
+    /// and `3v3.mtd`, the play set there (`moulin_core::play`: the same
     /// answers). Also builds the index's tables (a few hundred
     /// milliseconds in a browser: better while the page loads than on the
     /// first probe) and opens the smallest table, 3v3 (its header and block

@@ -13,7 +13,7 @@ use anyhow::Context;
 use download::{fetch_one, Client, Done, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use list::{Entry, Set};
-use moulin_probe::table::DirectoryLock;
+use moulin::lock::DirectoryLock;
 use moulin_probe::Sector;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

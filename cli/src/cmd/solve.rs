@@ -1,6 +1,6 @@
 //! `moulin solve`: solve sectors and write their tables, resumably.
 
-use crate::solve::{solve_moving, SolveOptions, SolveReport};
+use moulin::solve::{solve_moving, SolveOptions, SolveReport};
 use moulin_probe::Rules;
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ pub struct Args {
     /// store win / cursed win / draw / blessed loss / loss with the distance
     /// to conversion, answering every counter. A directory holds tables of
     /// one rule set only.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=moulin_probe::rules::MAX_NO_CAPTURE_LIMIT as i64))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=moulin_core::rules::MAX_NO_CAPTURE_LIMIT as i64))]
     pub no_capture_limit: Option<u16>,
     /// No progress bars.
     #[arg(long, short)]
@@ -121,18 +121,18 @@ fn print_resources(dir: &std::path::Path) {
         let path = item.path();
         let len = item.metadata().map_or(0, |m| m.len());
         match path.extension().and_then(|e| e.to_str()) {
-            Some(moulin_probe::table::EXTENSION) => (bytes, tables) = (bytes + len, tables + 1),
-            Some(moulin_probe::table::WDL_EXTENSION) => {
+            Some(moulin_core::table::EXTENSION) => (bytes, tables) = (bytes + len, tables + 1),
+            Some(moulin_core::table::WDL_EXTENSION) => {
                 (wdl_bytes, wdl_tables) = (wdl_bytes + len, wdl_tables + 1)
             }
             _ => {}
         }
     }
-    if let Some((user, sys, max_rss)) = crate::solve::record::cpu_usage() {
+    if let Some((user, sys, max_rss)) = moulin::solve::record::cpu_usage() {
         // The kernel's high-water mark of this program (`VmHWM`), which an
         // exec starts afresh; `ru_maxrss` carries the parent's peak over
         // when that was larger.
-        let peak_kib = crate::solve::memory::resident_kib().map_or(max_rss, |(_, peak)| peak);
+        let peak_kib = moulin::solve::memory::resident_kib().map_or(max_rss, |(_, peak)| peak);
         println!(
             "cpu: user {user:.1} s, sys {sys:.1} s; peak memory {:.1} MiB ({peak_kib} KiB)",
             peak_kib as f64 / 1024.0

@@ -2,7 +2,7 @@
 //! `data/checksums/` so that an installed `moulin` has them, or any list in
 //! `sha256sum` format (`<hex>  <file name>`).
 
-use moulin_probe::table::{EXTENSION, WDL_EXTENSION};
+use moulin_core::table::{EXTENSION, WDL_EXTENSION};
 use moulin_probe::Sector;
 use std::collections::HashMap;
 

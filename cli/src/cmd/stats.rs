@@ -2,7 +2,7 @@
 //! headers (no table is decompressed).
 
 use anyhow::Context;
-use moulin_probe::table::{Counts, TableSummary};
+use moulin_core::table::{Counts, TableSummary};
 use moulin_probe::{Sector, Tablebase};
 use serde::Serialize;
 use std::io::Write;

@@ -2,7 +2,7 @@
 //! `<dir>/.moulin-lock`, released by the system when the holder ends, even
 //! by a crash. The file says who holds it, for the message of the next one.
 
-use crate::error::FileError;
+use moulin_core::error::FileError;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};

@@ -6,13 +6,14 @@
 use super::verify::say;
 use super::{parse_position, InputError};
 use anyhow::Context;
-use moulin_probe::index::Indexer;
-use moulin_probe::table::read::check_file_name;
-use moulin_probe::table::read::read_summary;
-use moulin_probe::table::PositionalFile;
-use moulin_probe::table::{write_table_with, Encoding, Table, WriteOptions, EXTENSION};
-use moulin_probe::value::MAX_RULE_DISTANCE;
-use moulin_probe::value::{HOLE, MAX_DISTANCE};
+use moulin::write::{write_table_with, WriteOptions};
+use moulin_core::index::Indexer;
+use moulin_core::table::read::check_file_name;
+use moulin_core::table::read::read_summary;
+use moulin_core::table::PositionalFile;
+use moulin_core::table::{Encoding, Table, EXTENSION};
+use moulin_core::value::MAX_RULE_DISTANCE;
+use moulin_core::value::{HOLE, MAX_DISTANCE};
 use moulin_probe::{Outcome, RuleOutcome, Sector};
 use std::path::{Path, PathBuf};
 
@@ -144,7 +145,7 @@ pub fn run(args: &Args) -> super::Outcome {
         anyhow::bail!("no table for sector {sector} in {}", args.dir.display());
     }
     let slot = Indexer::get().index(&node);
-    let _lock = crate::solve::driver::lock_directory(&args.dir)?;
+    let _lock = moulin::solve::driver::lock_directory(&args.dir)?;
     let file =
         PositionalFile::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let rule = read_summary(&file)

@@ -1,12 +1,12 @@
 //! `moulin verify`: re-derive every stored value from the rules, check every
-//! file (see `crate::verify`), and optionally write the manifest of checksums
+//! file (see `moulin::verify`), and optionally write the manifest of checksums
 //! and counts that `scripts/publish-checksums.sh` publishes.
 
 use super::InputError;
-use crate::verify::{
+use anyhow::Context;
+use moulin::verify::{
     manifest, verify, verify_targets, Inconsistency, SectorVerdict, VerifyOptions,
 };
-use anyhow::Context;
 use moulin_probe::Sector;
 use std::path::PathBuf;
 

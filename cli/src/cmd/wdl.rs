@@ -8,11 +8,12 @@
 //! win, draw and loss), which a solve does not write.
 
 use super::InputError;
-use crate::solve::driver::{intact_wdl_table, lock_directory};
-use crate::verify::files::{check_wdl, Loaded};
 use anyhow::Context;
-use moulin_probe::index::Indexer;
-use moulin_probe::table::{wdl_table_path, write_wdl_table_with, Encoding, WriteOptions};
+use moulin::solve::driver::{intact_wdl_table, lock_directory};
+use moulin::verify::files::{check_wdl, Loaded};
+use moulin::write::{wdl_table_path, write_wdl_table_with, WriteOptions};
+use moulin_core::index::Indexer;
+use moulin_core::table::Encoding;
 use moulin_probe::Tablebase;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -61,7 +62,7 @@ pub fn run(args: &Args) -> super::Outcome {
         block_bytes: args.block_kib << 10,
         encoding: None,
         threads: args.threads.unwrap_or(0),
-        scheme: moulin_probe::index::OPPONENT_MAJOR,
+        scheme: moulin_core::index::OPPONENT_MAJOR,
     };
     let block_slots = Encoding::of_outcomes(&tb.rules()).slots_in((args.block_kib as u64) << 10);
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();

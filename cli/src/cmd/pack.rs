@@ -1,4 +1,4 @@
-//! `moulin pack`: write a play set (`moulin_probe::play`) from a directory
+//! `moulin pack`: write a play set (`moulin_core::play`) from a directory
 //! of distance tables: per sector an outcome table (`.mtw`) and the
 //! distances of one side or of both (`.mtd`; with both, `--leave-out` may
 //! leave sectors without files), each read back against its source before it
@@ -8,14 +8,13 @@
 //! the full table's, and the empirical entropy of the symbols stored.
 
 use super::InputError;
-use crate::solve::driver::lock_directory;
 use anyhow::Context;
-use moulin_probe::index::{numbered_as, Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
-use moulin_probe::play::{outcome_code, symbol};
-use moulin_probe::table::{
-    write_contents, Contents, Encoding, PlaySide, TableKind, TableSummary, WriteOptions,
-};
-use moulin_probe::{Rules, Sector, Table, Tablebase};
+use moulin::solve::driver::lock_directory;
+use moulin::write::{write_contents, Contents, WriteOptions};
+use moulin_core::index::{numbered_as, Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
+use moulin_core::play::{outcome_code, symbol};
+use moulin_core::table::{Encoding, PlaySide, Table, TableKind, TableSummary};
+use moulin_probe::{Rules, Sector, Tablebase};
 use serde_json::json;
 use std::collections::HashMap;
 use std::io::Write;
@@ -262,7 +261,7 @@ fn pack_sector(
         .with_context(|| format!("reading the table of {sector}"))?;
     let values = match args.numbering {
         MOVER_MAJOR => {
-            crate::verify::rebuild::renumbered(numbered_as(sector, MOVER_MAJOR), &values)
+            moulin::verify::rebuild::renumbered(numbered_as(sector, MOVER_MAJOR), &values)
         }
         _ => values,
     };
@@ -314,7 +313,7 @@ fn check(tb: &Tablebase, sectors: &[Sector], args: &Args) -> super::Outcome {
             .with_context(|| format!("reading the table of {sector}"))?;
         play.check_checksum(sector)
             .with_context(|| format!("checking the files of {sector}"))?;
-        let rebuilt = crate::verify::rebuild::sector(&play, sector, &pool)
+        let rebuilt = moulin::verify::rebuild::sector(&play, sector, &pool)
             .with_context(|| format!("rebuilding {sector} from the play set"))?;
         let found: Vec<(u64, Option<(u64, String)>)> = full
             .iter()

@@ -22,13 +22,14 @@
 
 mod cache;
 
-use super::format::{u32_at, u64_at, HEADER_LEN, INDEX_ENTRY_LEN};
-use super::read::block_crc;
-use super::storage::{ReadHint, Storage, TableSource};
-use super::TableKind;
 use crate::error::{FileError, HttpStatus, ProbeError};
-use crate::sector::Sector;
+use crate::tablebase::TableSource;
 use cache::DiskCache;
+use moulin_core::sector::Sector;
+use moulin_core::table::format::{u32_at, u64_at, HEADER_LEN, INDEX_ENTRY_LEN};
+use moulin_core::table::read::block_crc;
+use moulin_core::table::TableKind;
+use moulin_core::table::{ReadHint, Storage};
 use std::io;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};

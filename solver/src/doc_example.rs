@@ -1,8 +1,8 @@
 //! The small table the examples of this documentation read.
 
-use crate::table::{write_table, write_wdl_table_with, WriteOptions};
-use crate::{index::Indexer, value::HOLE};
-use crate::{Outcome, Position, RuleOutcome, Rules, Sector, Side};
+use crate::write::{write_table, write_wdl_table_with, WriteOptions};
+use moulin_core::{index::Indexer, value::HOLE};
+use moulin_core::{Outcome, Position, RuleOutcome, Rules, Sector, Side};
 use std::path::Path;
 
 /// Writes the 3 v 3 example table of the documentation into `dir`: the

@@ -2,7 +2,7 @@
 //! `moulin::perft` for what is counted when a game ends on the way).
 
 use super::moves::write_stdout;
-use crate::perft;
+use moulin::perft;
 use moulin_probe::{Position, Rules};
 use std::time::Instant;
 

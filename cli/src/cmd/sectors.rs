@@ -3,7 +3,7 @@
 //! the holes among them (slots that store no class of their own).
 
 use super::moves::write_stdout;
-use moulin_probe::index::{count_classes, count_positions, Indexer};
+use moulin_core::index::{count_classes, count_positions, Indexer};
 use moulin_probe::Sector;
 use serde::Serialize;
 

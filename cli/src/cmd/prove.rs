@@ -1,10 +1,10 @@
 //! `moulin prove`: the value of a position with stones in hand (by default
 //! the start of the game) by alpha-beta search over the placement phase,
 //! reading only the tables it reaches, typically the moving-phase ones
-//! (see `crate::prove`).
+//! (see `moulin::prove`).
 
-use crate::prove::{Prover, Wdl};
 use anyhow::Context;
+use moulin::prove::{Prover, Wdl};
 use moulin_probe::{Position, Rules, Side, Tablebase};
 use serde::Serialize;
 use std::path::PathBuf;

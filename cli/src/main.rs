@@ -1,7 +1,7 @@
 //! `moulin`: solve, probe and check the Nine Men's Morris tablebase.
 
 use clap::{Parser, Subcommand};
-use moulin::cmd;
+use moulin_cli::cmd;
 use std::process::ExitCode;
 
 #[derive(Parser)]

@@ -2,17 +2,17 @@
 //! (the output does not depend on the number of threads), a temporary file
 //! renamed into place once synced.
 
-use super::format::{
+use moulin_core::error::FileError;
+use moulin_core::index::{count_positions, Indexer};
+use moulin_core::play::{outcome_code, side_of, symbol};
+use moulin_core::rules::Rules;
+use moulin_core::sector::Sector;
+use moulin_core::table::format::{
     Counts, Encoding, PlaySide, TableKind, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN,
     MAX_BLOCK_BYTES, TRAILER_LEN,
 };
-use super::read::{block_crc, check_file_name, Table};
-use crate::error::FileError;
-use crate::index::{count_positions, Indexer};
-use crate::play::{outcome_code, side_of, symbol};
-use crate::rules::Rules;
-use crate::sector::Sector;
-use crate::value::{Outcome, RuleOutcome, HOLE};
+use moulin_core::table::read::{block_crc, check_file_name, Table};
+use moulin_core::value::{Outcome, RuleOutcome, HOLE};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Cursor, Seek, SeekFrom, Write};
@@ -78,7 +78,7 @@ impl Default for WriteOptions {
             block_bytes: 0,
             encoding: None,
             threads: 0,
-            scheme: crate::index::OPPONENT_MAJOR,
+            scheme: moulin_core::index::OPPONENT_MAJOR,
         }
     }
 }
@@ -149,7 +149,7 @@ pub enum Contents {
     /// Their outcomes (`<sector>.mtw`).
     Outcomes,
     /// A play set's distances of one side (`<sector>.mtd`): the symbol of
-    /// each position of that side (`crate::play::symbol`), in the blocks of
+    /// each position of that side (`moulin_core::play::symbol`), in the blocks of
     /// its outcome table, one byte per slot of the side
     /// (`Encoding::Dense`: `WriteOptions::block_bytes` are then the outcome
     /// table's, and 0 means `PLAY_OUTCOME_BLOCK_BYTES`); or, when a symbol
@@ -317,12 +317,12 @@ fn create_temporary(target: &Path) -> Result<(PathBuf, File), FileError> {
 
 /// `<dir>/<sector>.mtb` if `path` is a directory, else `path`.
 pub fn table_path(path: &Path, sector: Sector) -> PathBuf {
-    path_with(path, sector, super::EXTENSION)
+    path_with(path, sector, moulin_core::table::EXTENSION)
 }
 
 /// `<dir>/<sector>.mtw` if `path` is a directory, else `path`.
 pub fn wdl_table_path(path: &Path, sector: Sector) -> PathBuf {
-    path_with(path, sector, super::WDL_EXTENSION)
+    path_with(path, sector, moulin_core::table::WDL_EXTENSION)
 }
 
 fn path_with(path: &Path, sector: Sector, extension: &str) -> PathBuf {
@@ -464,7 +464,7 @@ fn summarize(
         )));
     }
     // A class's weight, by the slots of the sector that numbers these.
-    let sector_numbered = crate::index::numbered_as(sector, scheme);
+    let sector_numbered = moulin_core::index::numbered_as(sector, scheme);
     let rule = rules.no_capture_limit.is_some();
     let threads = match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -10,7 +10,8 @@
 
 use super::InputError;
 use anyhow::Context;
-use moulin_probe::{Move, MoveError, Outcome, Position, Rules, Side, Tablebase};
+use moulin_core::MoveError;
+use moulin_probe::{Move, Outcome, Position, Rules, Side, Tablebase};
 use serde::Serialize;
 use std::io::Read;
 use std::path::PathBuf;
