@@ -10,7 +10,7 @@ pub const POINTS: usize = 24;
 /// Every point of the board.
 pub const ALL_POINTS: Bitboard = (1 << POINTS) - 1;
 
-/// Point names in the canonical order of `RULES.md`.
+/// Point names in the canonical order of `docs/rules.md`.
 pub const POINT_NAMES: [&str; POINTS] = [
     "a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3", "a4", "b4", "c4", "e4", "f4", "g4", "c5",
     "d5", "e5", "b6", "d6", "f6", "a7", "d7", "g7",
@@ -83,7 +83,7 @@ const fn bits3(a: u32, b: u32, c: u32) -> Bitboard {
     (1 << a) | (1 << b) | (1 << c)
 }
 
-/// The 16 mills, as listed in `RULES.md`.
+/// The 16 mills, as listed in `docs/rules.md`.
 pub const MILLS: [Bitboard; 16] = [
     bits3(0, 1, 2),    // a1 d1 g1
     bits3(2, 14, 23),  // g1 g4 g7

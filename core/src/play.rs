@@ -123,7 +123,7 @@ pub fn stored_value(rules: &Rules, outcome: u16, symbol: u16) -> Option<RuleOutc
 /// the position it leads to (`Loss(0)` when the game ends there) and
 /// whether it captured: the equation every stored value satisfies (the
 /// value is the best move's). Without the rule: one turn further. Under the
-/// rule (`RULES.md`, the solver's analysis by levels): during placement one
+/// rule (`docs/rules.md`, the solver's analysis by levels): during placement one
 /// turn further; in the moving phase a capture is a conversion (a win 1
 /// when it ends the game, else the next value converted by
 /// `RuleOutcome::by_capture`), any other turn one turn further, a win past

@@ -1,5 +1,5 @@
 //! Positions: stones of each colour, stones in hand and the side to move, with
-//! the text format of `RULES.md` (`W:a1,d1 B:g7 b 7 8`).
+//! the text format of `docs/rules.md` (`W:a1,d1 B:g7 b 7 8`).
 
 use crate::board::{points, Bitboard, Point, ALL_POINTS};
 use std::fmt;
@@ -38,7 +38,7 @@ impl Side {
 /// A position as players see it: each colour's stones on the board and in
 /// hand, and whose turn it is.
 ///
-/// Parsed from and printed as the text format of `RULES.md`:
+/// Parsed from and printed as the text format of `docs/rules.md`:
 /// `W:<points> B:<points> <side> [<white in hand> <black in hand>]`,
 /// omitted hands meaning none. Parsing checks the rules' invariants
 /// ([`Position::validate`]) and says what is wrong; printing lists the
@@ -46,12 +46,12 @@ impl Side {
 ///
 /// # Example
 /// ```
-/// use moulin_probe::{Position, PositionError, Side};
+/// use moulin_core::{Position, PositionError, Side};
 ///
 /// let start: Position = "W: B: w 9 9".parse()?;
 /// assert_eq!(start, Position::start());
 ///
-/// // The capture example of `RULES.md`: six stones each, all placed.
+/// // The capture example of `docs/rules.md`: six stones each, all placed.
 /// let pos: Position = "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w".parse()?;
 /// assert_eq!((pos.white.count_ones(), pos.black.count_ones()), (6, 6));
 /// assert_eq!((pos.white_hand, pos.black_hand, pos.side), (0, 0, Side::White));
@@ -168,7 +168,7 @@ impl Position {
         }
     }
 
-    /// Checks the invariants of `RULES.md`; the error names what is wrong.
+    /// Checks the invariants of `docs/rules.md`; the error names what is wrong.
     ///
     /// # Errors
     /// [`PositionError::UnknownPoint`] for a bit outside the 24 points,

@@ -1,4 +1,4 @@
-//! The rules of `RULES.md`: legal turns (placement, slide, flight, each with its
+//! The rules of `docs/rules.md`: legal turns (placement, slide, flight, each with its
 //! removal), playing a turn, and the end of the game.
 
 use crate::board::{forms_mill, points, removable, Bitboard, Point, ADJACENT, ALL_POINTS};
@@ -12,7 +12,7 @@ pub struct Rules {
     /// A player with exactly three stones on the board and none in hand may
     /// move a stone to any free point.
     pub flying: bool,
-    /// The no-capture rule (`RULES.md`): the game is drawn after this many
+    /// The no-capture rule (`docs/rules.md`): the game is drawn after this many
     /// turns in a row without a capture (in the moving phase); `None`: no
     /// such rule, the tables count the distance to the end of the game.
     pub no_capture_limit: Option<u16>,
@@ -135,13 +135,13 @@ impl Rules {
     ///
     /// # Example
     /// ```
-    /// use moulin_probe::{Position, Rules};
+    /// use moulin_core::{Position, Rules};
     ///
     /// let rules = Rules::default();
     /// // At the start every one of the 24 points is a placement.
     /// assert_eq!(rules.legal_moves(&Position::start()).len(), 24);
     ///
-    /// // The capture example of `RULES.md`: b2-b4 closes a4-b4-c4 and must
+    /// // The capture example of `docs/rules.md`: b2-b4 closes a4-b4-c4 and must
     /// // remove a black stone outside Black's mill b6-d6-f6.
     /// let pos: Position = "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w".parse()?;
     /// let captures: Vec<String> = rules
@@ -151,7 +151,7 @@ impl Rules {
     ///     .map(|m| m.to_string())
     ///     .collect();
     /// assert_eq!(captures, ["b2-b4xc3", "b2-b4xe4", "b2-b4xg4"]);
-    /// # Ok::<(), moulin_probe::PositionError>(())
+    /// # Ok::<(), moulin_core::PositionError>(())
     /// ```
     pub fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         let mut moves = Vec::new();
@@ -168,7 +168,7 @@ impl Rules {
     ///
     /// # Example
     /// ```
-    /// use moulin_probe::{Move, MoveError, Position, Rules, Side};
+    /// use moulin_core::{Move, MoveError, Position, Rules, Side};
     ///
     /// let rules = Rules::default();
     /// let pos: Position = "W:a4,c4,b2,d2,e5,g1 B:b6,d6,f6,e4,g4,c3 w".parse()?;
@@ -196,7 +196,7 @@ impl Rules {
 /// One turn: a placement (`to` only), a slide or flight (`from` and `to`), with
 /// the removal that a new mill requires.
 ///
-/// Its text is that of `RULES.md`: `d2`, `b2-b4`, `b2-b4xg4`, `g1xd2`
+/// Its text is that of `docs/rules.md`: `d2`, `b2-b4`, `b2-b4xg4`, `g1xd2`
 /// (`str::parse` reads it, `Display` writes it). Parsing checks the syntax
 /// and the point names only; [`Rules::play`] tells whether a turn is legal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -13,14 +13,14 @@ use std::str::FromStr;
 ///
 /// # Example
 /// ```
-/// use moulin_probe::{Position, Sector};
+/// use moulin_core::{Position, Sector};
 ///
 /// let start = Sector::of(&Position::start().node());
 /// assert_eq!(start.name(), "0v0h9v9");
 /// assert_eq!("8v7".parse::<Sector>()?, Sector::moving(8, 7));
 /// // The moving phase: 3 to 9 stones a side, 7 x 7 sectors.
 /// assert_eq!(Sector::all(false).len(), 49);
-/// # Ok::<(), moulin_probe::sector::SectorNameError>(())
+/// # Ok::<(), moulin_core::sector::SectorNameError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sector {

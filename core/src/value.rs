@@ -9,7 +9,7 @@ use std::fmt;
 ///
 /// # Example
 /// ```
-/// use moulin_probe::Outcome;
+/// use moulin_core::Outcome;
 ///
 /// // Moving into a position the opponent loses in 4 is a win in 5.
 /// assert_eq!(Outcome::Loss(4).before_move(), Outcome::Win(5));
@@ -105,7 +105,7 @@ impl Outcome {
     }
 }
 
-/// A position's value under the no-capture rule (`RULES.md`) at a given
+/// A position's value under the no-capture rule (`docs/rules.md`) at a given
 /// counter, in five values, with the distance to conversion (DTC): turns to
 /// the next capture or the end of the game, the winner shortest, the loser
 /// longest. Rule tables store the value at counter 0; for a position of the
@@ -168,11 +168,11 @@ impl RuleOutcome {
     /// counter 0 is `self`, under a limit of `n` turns (`c < n`): a win
     /// (loss) with a DTC of at most `n - c` stays one, a longer one is
     /// drawn at that counter (cursed, blessed). The threshold property of
-    /// `RULES.md`, checked against a brute force over (position, counter).
+    /// `docs/rules.md`, checked against a brute force over (position, counter).
     ///
     /// # Example
     /// ```
-    /// use moulin_probe::RuleOutcome;
+    /// use moulin_core::RuleOutcome;
     ///
     /// // A capture due in 30 turns, under a limit of 50: in time at counter
     /// // 20, too late at counter 25 (the game is drawn at 50).

@@ -26,7 +26,7 @@ pub const DEFAULT_BUDGET: u64 = 1_000_000;
 ///
 /// Built with `AdviceOptions::default()` and the `with_*` methods, so that
 /// options can be added without breaking callers. Under the no-capture rule
-/// (`RULES.md`) the advice reads every position at counter 0, as
+/// (`docs/rules.md`) the advice reads every position at counter 0, as
 /// [`Tablebase::probe`] does (cursed wins and blessed losses as draws).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -183,7 +183,7 @@ impl Tablebase {
     /// use moulin_probe::{AdviceOptions, Outcome, Position, Rules, Tablebase};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
     /// let advice = tb.advise(&pos, &AdviceOptions::default())?;

@@ -1,4 +1,4 @@
-//! Probing under the no-capture rule (`RULES.md`): the value of a position
+//! Probing under the no-capture rule (`docs/rules.md`): the value of a position
 //! at any counter from the one value a rule table stores per position.
 //!
 //! A rule table stores the value at counter 0 (`RuleOutcome`, with its
@@ -42,7 +42,7 @@ impl Tablebase {
     ///
     /// # Example
     /// Under a limit of 50 turns a capture on the 50th turn still counts
-    /// (`RULES.md`): a mover who closes a mill at once wins in 1 at every
+    /// (`docs/rules.md`): a mover who closes a mill at once wins in 1 at every
     /// counter. The rule table here is the 3 v 3 table of the crate's
     /// example written for `N = 50`; real ones come from `moulin solve
     /// --no-capture-limit 50`.
@@ -53,7 +53,7 @@ impl Tablebase {
     ///
     /// let rules = Rules { no_capture_limit: Some(50), ..Rules::default() };
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), rules)?;
+    /// # moulin::doc_example::tiny_table(dir.path(), rules)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// assert_eq!(tb.no_capture_limit(), Some(50));
     ///
@@ -144,7 +144,7 @@ impl Tablebase {
     ///
     /// let rules = Rules { no_capture_limit: Some(50), ..Rules::default() };
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), rules)?;
+    /// # moulin::doc_example::tiny_table(dir.path(), rules)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
     ///

@@ -81,7 +81,7 @@ impl Tablebase {
     /// use moulin_probe::{Level, Position, Rules, Tablebase};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
     /// for seed in 0..4 {

@@ -37,7 +37,7 @@ pub struct Report {
 /// `distance` and `chances` for each, best first).
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonReport {
-    /// The position in the notation of `RULES.md`.
+    /// The position in the notation of `docs/rules.md`.
     pub position: String,
     /// `win`, `loss` or `draw` for the player to move (`cursed-win`,
     /// `blessed-loss` too under the no-capture rule).
@@ -54,7 +54,7 @@ pub struct JsonReport {
 /// One move in [`JsonReport::moves`].
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonMove {
-    /// The move in the notation of `RULES.md` (`d2`, `b2-b4`, `b2-b4xg4`).
+    /// The move in the notation of `docs/rules.md` (`d2`, `b2-b4`, `b2-b4xg4`).
     #[serde(rename = "move")]
     pub mv: String,
     /// `win`, `loss` or `draw` (`cursed-win`, `blessed-loss`) for the
@@ -92,7 +92,7 @@ impl Report {
     /// use moulin_probe::{Position, Rules, Tablebase};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// let tb = Tablebase::open(dir.path())?; // the 3 v 3 table of the crate's example
     /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
     /// let json = Report::new(&tb, pos)?.json();

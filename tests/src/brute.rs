@@ -25,7 +25,7 @@ pub use cache::{cached, shared};
 use index::{combos, rank, squeeze, squeezed_point};
 pub use index::{positions_by_us, positions_by_us_in, Key};
 
-/// The 32 adjacencies, read off the board diagram of `RULES.md`: the sides
+/// The 32 adjacencies, read off the board diagram of `docs/rules.md`: the sides
 /// of the outer, middle and inner squares, then the cross lines.
 pub const ADJACENCIES: &str = "a1-d1 d1-g1 g1-g4 g4-g7 g7-d7 d7-a7 a7-a4 a4-a1 \
     b2-d2 d2-f2 f2-f4 f4-f6 f6-d6 d6-b6 b6-b4 b4-b2 \
@@ -266,7 +266,7 @@ impl BruteTable {
     }
 
     /// The value a position must have given the values of its successors:
-    /// the definition of `RULES.md` applied to one ply.
+    /// the definition of `docs/rules.md` applied to one ply.
     pub fn one_ply(&self, node: &Node) -> Outcome {
         if node.us_total() < 3 {
             return Outcome::Loss(0);

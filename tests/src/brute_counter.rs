@@ -1,4 +1,4 @@
-//! An independent reference for the no-capture rule (`RULES.md`, "The
+//! An independent reference for the no-capture rule (`docs/rules.md`, "The
 //! no-capture rule"), against which the production solver's rule tables are
 //! checked. It shares only the reference's move generator and dense index
 //! (`crate::brute`), never the production solver, and covers the moving

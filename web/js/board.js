@@ -1,4 +1,4 @@
-// The board: the 24 points named as in RULES.md (columns a-g from the left,
+// The board: the 24 points named as in docs/rules.md (columns a-g from the left,
 // rows 1-7 from the bottom), drawn in SVG, and the arrow-key moves between
 // points.
 

@@ -1,5 +1,5 @@
 //! `moulin moves`: the legal turns of a position, one per line in the move
-//! format of `RULES.md`, or the outcome when the game is already over.
+//! format of `docs/rules.md`, or the outcome when the game is already over.
 
 use moulin_probe::{Position, Rules, Side};
 

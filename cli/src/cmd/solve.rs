@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long)]
     pub placement: bool,
     /// Solve the whole game, placement included (`--max-stones 9
-    /// --placement`): many hours; resumable, sector by sector.
+    /// --placement`): about an hour on two cores; resumable, sector by sector.
     #[arg(long, conflicts_with_all = ["max_stones", "moving", "placement"])]
     pub all: bool,
     /// Directory of the tables (created if missing; finished tables are kept
@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long)]
     pub no_flying: bool,
     /// Rule option: the game is drawn after this many turns in a row
-    /// without a capture (RULES.md; 50 and 100 are usual). The tables then
+    /// without a capture (docs/rules.md; 50 and 100 are usual). The tables then
     /// store win / cursed win / draw / blessed loss / loss with the distance
     /// to conversion, answering every counter. A directory holds tables of
     /// one rule set only.

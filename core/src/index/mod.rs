@@ -482,8 +482,8 @@ impl Indexer {
     ///
     /// # Example
     /// ```
-    /// use moulin_probe::index::Indexer;
-    /// use moulin_probe::{Position, Sector};
+    /// use moulin_core::index::Indexer;
+    /// use moulin_core::{Position, Sector};
     ///
     /// let ix = Indexer::get();
     /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
@@ -493,7 +493,7 @@ impl Indexer {
     /// assert_eq!(ix.index(&mirror.node()), slot);
     /// assert!(slot < ix.slots(Sector::moving(3, 3)));
     /// assert!(ix.is_canonical(Sector::moving(3, 3), slot));
-    /// # Ok::<(), moulin_probe::PositionError>(())
+    /// # Ok::<(), moulin_core::PositionError>(())
     /// ```
     #[inline]
     pub fn index(&self, node: &Node) -> u64 {

@@ -24,10 +24,11 @@ use std::path::Path;
 /// error, never a wrong value.
 ///
 /// ```
-/// use moulin_probe::index::Indexer;
-/// use moulin_probe::table::{encode_table, Table, WriteOptions};
-/// use moulin_probe::value::{DRAW, HOLE};
-/// use moulin_probe::{Rules, Sector};
+/// use moulin_core::index::Indexer;
+/// use moulin::write::{encode_table, WriteOptions};
+/// use moulin_core::table::Table;
+/// use moulin_core::value::{DRAW, HOLE};
+/// use moulin_core::{Rules, Sector};
 ///
 /// let (sector, ix) = (Sector::moving(3, 3), Indexer::get());
 /// let codes: Vec<u16> = (0..ix.slots(sector))
@@ -44,7 +45,7 @@ use std::path::Path;
 /// let last = damaged.len() - 9; // the last byte before the trailer
 /// damaged[last] ^= 1;
 /// assert!(Table::new(damaged).and_then(|t| t.check_checksum()).is_err());
-/// # Ok::<(), moulin_probe::FileError>(())
+/// # Ok::<(), moulin_core::FileError>(())
 /// ```
 pub struct Table<S> {
     data: S,

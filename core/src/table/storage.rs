@@ -31,7 +31,7 @@ pub enum ReadHint {
 ///
 /// # Example
 /// ```
-/// use moulin_probe::{ReadHint, Storage};
+/// use moulin_core::table::{ReadHint, Storage};
 ///
 /// let bytes: Vec<u8> = (0..10).collect();
 /// let mut buf = [0u8; 4];

@@ -175,7 +175,7 @@ impl Tablebase {
     /// use moulin_probe::{Outcome, Position, Rules, Sector, Tablebase};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// let tb = Tablebase::open(dir.path())?; // the 3 v 3 table of the crate's example
     ///
     /// // White flies g7-g1, closes a1-d1-g1 and leaves Black two stones.
@@ -238,7 +238,7 @@ impl Tablebase {
     /// use moulin_probe::{Position, Rules, Tablebase, Wdl};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// // The 3 v 3 table of the crate's example and its WDL table.
     /// let wdl = Tablebase::open_wdl(dir.path())?;
     /// let dtw = Tablebase::open(dir.path())?;
@@ -340,7 +340,7 @@ impl Tablebase {
     /// use moulin_probe::{Outcome, Position, Rules, Tablebase};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// let tb = Tablebase::open(dir.path())?; // the 3 v 3 table of the crate's example
     /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
     /// let moves = tb.probe_moves(&pos)?;
@@ -391,7 +391,7 @@ impl Tablebase {
     /// use moulin_probe::{Position, Rules, Tablebase};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// let tb = Tablebase::open(dir.path())?; // the 3 v 3 table of the crate's example
     /// let pos: Position = "W:a1,d1,g7 B:b2,d2,f6 w".parse()?;
     /// // Closing the mill wins at once, whichever stone it removes.

@@ -39,7 +39,7 @@ impl Tablebase {
     /// use moulin_probe::{Rules, Sector, Tablebase};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// let tb = Tablebase::open(dir.path())?;
     /// assert_eq!(tb.rules(), Rules::default());
     /// let sectors: Vec<Sector> = tb.sectors().map(|(s, _)| s).collect();
@@ -189,7 +189,7 @@ impl Tablebase {
     /// use moulin_probe::{Position, Rules, Tablebase, Wdl};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # moulin_probe::doc_example::tiny_table(dir.path(), Rules::default())?;
+    /// # moulin::doc_example::tiny_table(dir.path(), Rules::default())?;
     /// let tb = Tablebase::open_wdl(dir.path())?;
     /// assert!(tb.is_wdl());
     /// // White flies g7-g1, closes a1-d1-g1 and leaves Black two stones.

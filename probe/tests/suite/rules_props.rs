@@ -1,5 +1,5 @@
 //! Property tests of the rules: random games from the start and from random
-//! valid positions, checked turn by turn against what `RULES.md` says and
+//! valid positions, checked turn by turn against what `docs/rules.md` says and
 //! against a plain move generator written here from point names; symmetry of
 //! the legal moves; the text formats' round trips; parsers that never panic.
 
@@ -9,7 +9,7 @@ use moulin_probe::{Move, Position, Rules, Side};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-/// The 32 adjacencies of the board diagram in `RULES.md`.
+/// The 32 adjacencies of the board diagram in `docs/rules.md`.
 const ADJACENCIES: [(&str, &str); 32] = [
     ("a1", "d1"),
     ("d1", "g1"),
@@ -45,7 +45,7 @@ const ADJACENCIES: [(&str, &str); 32] = [
     ("d6", "d7"),
 ];
 
-/// The 16 mills of `RULES.md`.
+/// The 16 mills of `docs/rules.md`.
 const MILL_NAMES: [[&str; 3]; 16] = [
     ["a1", "d1", "g1"],
     ["g1", "g4", "g7"],
@@ -109,7 +109,7 @@ fn may_remove(stones: Bitboard) -> Vec<Point> {
     }
 }
 
-/// The legal turns, written from `RULES.md` without the library's tables.
+/// The legal turns, written from `docs/rules.md` without the library's tables.
 fn reference_moves(rules: &Rules, pos: &Position) -> BTreeSet<Move> {
     let (us, them, hand) = match pos.side {
         Side::White => (pos.white, pos.black, pos.white_hand),

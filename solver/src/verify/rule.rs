@@ -1,5 +1,5 @@
 //! The verifier's reading of values: distances to win without the
-//! no-capture rule, distances to conversion under it (`RULES.md`). Both are
+//! no-capture rule, distances to conversion under it (`docs/rules.md`). Both are
 //! checked by one local equation, the stored value is the best value of a
 //! move; what differs is what a move is worth, and that is all here.
 //!
