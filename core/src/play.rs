@@ -34,8 +34,38 @@
 
 use crate::position::Node;
 use crate::rules::Rules;
-use crate::table::PlaySide;
 use crate::value::{Outcome, RuleOutcome};
+
+/// Which positions a play set's distance table holds the distances of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PlaySide {
+    /// Won positions (wins and cursed wins); losses are rebuilt by one ply.
+    Wins,
+    /// Lost positions (losses and blessed losses); wins are rebuilt.
+    Losses,
+    /// Both: in each block the wins' symbols, then the losses'. Nothing is
+    /// rebuilt in the sector, so a play set of both sides may leave out
+    /// sectors and rebuild them by one ply (`crate::play`).
+    Both,
+}
+
+impl PlaySide {
+    /// `wins` or `losses`.
+    pub fn word(self) -> &'static str {
+        match self {
+            PlaySide::Wins => "wins",
+            PlaySide::Losses => "losses",
+            PlaySide::Both => "both",
+        }
+    }
+
+    /// Whether a table of this side stores the distances of `side` (wins
+    /// or losses).
+    #[inline]
+    pub fn holds(self, side: PlaySide) -> bool {
+        self == side || self == PlaySide::Both
+    }
+}
 
 /// A distance code (`Outcome::code`, or `RuleOutcome::code` under the
 /// rule) read as a value of either kind; `None` for a hole.

@@ -214,7 +214,8 @@ impl Position {
         }
         let waiting = self.side.opponent();
         let node = self.node();
-        if !crate::sector::Sector::of(&node).captures_possible() {
+        let board = [node.us.count_ones() as u8, node.them.count_ones() as u8];
+        if !captures_possible(board, [node.us_hand, node.them_hand]) {
             return Err(PositionError::Unreachable(self.side));
         }
         if node.them_total() < 3 {
@@ -400,6 +401,22 @@ impl fmt::Display for Position {
         }
         Ok(())
     }
+}
+
+/// Whether the stones missing from the board (`board`: the mover's and
+/// the opponent's stones on it; `hand`: in hand) could have been captured:
+/// during placement each capture needs a new mill of the capturer, so a
+/// side that has placed `n` stones has captured at most `n - 2`. (Always
+/// true once both hands are empty, where any counts can arise.)
+pub(crate) fn captures_possible(board: [u8; 2], hand: [u8; 2]) -> bool {
+    if hand == [0, 0] {
+        return true;
+    }
+    let placed = hand.map(|h| STONES.saturating_sub(h));
+    board[0] <= placed[0]
+        && board[1] <= placed[1]
+        && placed[0] - board[0] <= placed[1].saturating_sub(2)
+        && placed[1] - board[1] <= placed[0].saturating_sub(2)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Sectors: the classes of positions with the same stone counts, seen from the
 //! player to move, and the order in which they can be solved.
 
-use crate::position::{Node, STONES};
+use crate::position::{captures_possible, Node, STONES};
 use std::fmt;
 use std::str::FromStr;
 
@@ -96,16 +96,11 @@ impl Sector {
     /// side that has placed `n` stones has captured at most `n - 2`. (Always
     /// true once both hands are empty, where any counts can arise.)
     pub fn captures_possible(&self) -> bool {
-        if self.is_moving() {
-            return true;
-        }
-        let (a, b) = (self.stm_board, self.opp_board);
-        let placed_stm = STONES.saturating_sub(self.stm_hand);
-        let placed_opp = STONES.saturating_sub(self.opp_hand);
-        a <= placed_stm
-            && b <= placed_opp
-            && placed_stm - a <= placed_opp.saturating_sub(2)
-            && placed_opp - b <= placed_stm.saturating_sub(2)
+        let (board, hand) = (
+            [self.stm_board, self.opp_board],
+            [self.stm_hand, self.opp_hand],
+        );
+        captures_possible(board, hand)
     }
 
     /// The short name used in file names: `8v7` for a moving sector, `3v2h5v4`

@@ -4,11 +4,11 @@
 
 use moulin_core::error::FileError;
 use moulin_core::index::{count_positions, Indexer};
-use moulin_core::play::{outcome_code, side_of, symbol};
+use moulin_core::play::{outcome_code, side_of, symbol, PlaySide};
 use moulin_core::rules::Rules;
 use moulin_core::sector::Sector;
 use moulin_core::table::format::{
-    Counts, Encoding, PlaySide, TableKind, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN,
+    Counts, Encoding, TableKind, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN,
     MAX_BLOCK_BYTES, TRAILER_LEN,
 };
 use moulin_core::table::read::{block_crc, check_file_name, Table};

@@ -4,6 +4,7 @@
 
 use crate::error::FileError;
 use crate::index::{count_positions, Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
+use crate::play::PlaySide;
 use crate::rules::{Rules, MAX_NO_CAPTURE_LIMIT};
 use crate::sector::Sector;
 
@@ -97,37 +98,6 @@ pub enum TableKind {
     /// those of the positions whose mover wins, or of those it loses
     /// (`PlaySide`).
     PlayDistances,
-}
-
-/// Which positions a play set's distance table holds the distances of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum PlaySide {
-    /// Won positions (wins and cursed wins); losses are rebuilt by one ply.
-    Wins,
-    /// Lost positions (losses and blessed losses); wins are rebuilt.
-    Losses,
-    /// Both: in each block the wins' symbols, then the losses'. Nothing is
-    /// rebuilt in the sector, so a play set of both sides may leave out
-    /// sectors and rebuild them by one ply (`crate::play`).
-    Both,
-}
-
-impl PlaySide {
-    /// `wins` or `losses`.
-    pub fn word(self) -> &'static str {
-        match self {
-            PlaySide::Wins => "wins",
-            PlaySide::Losses => "losses",
-            PlaySide::Both => "both",
-        }
-    }
-
-    /// Whether a table of this side stores the distances of `side` (wins
-    /// or losses).
-    #[inline]
-    pub fn holds(self, side: PlaySide) -> bool {
-        self == side || self == PlaySide::Both
-    }
 }
 
 impl TableKind {

@@ -19,7 +19,8 @@ pub mod format;
 pub mod read;
 pub mod storage;
 
-pub use format::{Counts, Encoding, PlaySide, TableKind, TableSummary, INDEX_SCHEME, VERSION};
+pub use crate::play::PlaySide;
+pub use format::{Counts, Encoding, TableKind, TableSummary, INDEX_SCHEME, VERSION};
 pub use read::{Block, Table};
 #[cfg(not(target_arch = "wasm32"))]
 pub use storage::{Mapped, PositionalFile};

@@ -2,11 +2,11 @@
 //! whole table decoded for the solver and the verifier.
 
 use super::format::{
-    corrupt, u32_at, u64_at, Encoding, PlaySide, TableSummary, END_MAGIC, HEADER_LEN,
-    INDEX_ENTRY_LEN,
+    corrupt, u32_at, u64_at, Encoding, TableSummary, END_MAGIC, HEADER_LEN, INDEX_ENTRY_LEN,
 };
 use super::storage::{ReadHint, Storage};
 use crate::error::FileError;
+use crate::play::PlaySide;
 use crate::sector::Sector;
 use crate::value::HOLE;
 use std::path::Path;
