@@ -99,7 +99,6 @@ pub mod advice;
 mod counter;
 pub mod error;
 pub mod level;
-#[cfg(all(feature = "http", not(target_arch = "wasm32")))]
 pub mod remote;
 pub mod report;
 mod tablebase;

@@ -5,6 +5,7 @@
 //! reading it back. Failures of the cache (a full disk, a directory
 //! removed) never fail a probe: the block is fetched again.
 
+use super::range::BlockCache;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -78,9 +79,30 @@ impl DiskCache {
             .join(format!("{}.{SUFFIX}", &hash[2..]))
     }
 
+    /// Deletes the entries used longest ago until the cache holds three
+    /// quarters of its bound (so that evictions, which list the directory,
+    /// are rare).
+    fn evict(&self) {
+        let mut all = entries(&self.dir);
+        all.sort_by_key(|e| e.2);
+        let mut total: u64 = all.iter().map(|e| e.1).sum();
+        let target = self.bound / 4 * 3;
+        for (path, size, _) in all {
+            if total <= target {
+                break;
+            }
+            if fs::remove_file(&path).is_ok() {
+                total -= size;
+            }
+        }
+        *self.used.lock().unwrap_or_else(|e| e.into_inner()) = total;
+    }
+}
+
+impl BlockCache for DiskCache {
     /// Fills `buf` from the entry of `key`: whether there was one, of the
     /// right key and length.
-    pub(super) fn get(&self, key: &str, buf: &mut [u8]) -> bool {
+    fn get(&self, key: &str, buf: &mut [u8]) -> bool {
         let path = self.path(key);
         let Ok(bytes) = fs::read(&path) else {
             return false;
@@ -102,7 +124,7 @@ impl DiskCache {
     }
 
     /// Deletes the entry of `key` (a damaged or stale one).
-    pub(super) fn remove(&self, key: &str) {
+    fn remove(&self, key: &str) {
         let path = self.path(key);
         if let Ok(meta) = fs::metadata(&path) {
             if fs::remove_file(&path).is_ok() {
@@ -114,7 +136,7 @@ impl DiskCache {
 
     /// Keeps `data` as the entry of `key`, then evicts the entries used
     /// longest ago if the cache is over its bound.
-    pub(super) fn put(&self, key: &str, data: &[u8]) {
+    fn put(&self, key: &str, data: &[u8]) {
         static UNIQUE: AtomicU64 = AtomicU64::new(0);
         let path = self.path(key);
         let mut entry = Vec::with_capacity(MAGIC.len() + 4 + key.len() + data.len());
@@ -148,25 +170,6 @@ impl DiskCache {
         if over {
             self.evict();
         }
-    }
-
-    /// Deletes the entries used longest ago until the cache holds three
-    /// quarters of its bound (so that evictions, which list the directory,
-    /// are rare).
-    fn evict(&self) {
-        let mut all = entries(&self.dir);
-        all.sort_by_key(|e| e.2);
-        let mut total: u64 = all.iter().map(|e| e.1).sum();
-        let target = self.bound / 4 * 3;
-        for (path, size, _) in all {
-            if total <= target {
-                break;
-            }
-            if fs::remove_file(&path).is_ok() {
-                total -= size;
-            }
-        }
-        *self.used.lock().unwrap_or_else(|e| e.into_inner()) = total;
     }
 }
 
