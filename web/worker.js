@@ -11,42 +11,54 @@ let wasm = null;
 let opened = null;
 const fetched = { bytes: 0, requests: 0 };
 
-/** Reads up to `len` bytes of `url` from `offset` into the module's memory. */
-function readRange(urlPtr, urlLen, offset, outPtr, len, copiedPtr) {
+/** The last range request's XMLHttpRequest, read by replyHeader and replyBody. */
+let reply = null;
+
+/** GETs `url` with `Range: bytes=first-last` and keeps the reply; returns
+ * its status, or -1 if there is none. The module checks the reply. */
+function rangeGet(urlPtr, urlLen, first, last) {
   const url = decoder.decode(new Uint8Array(wasm.memory.buffer, urlPtr, urlLen));
   const xhr = new XMLHttpRequest();
+  reply = null;
   try {
     xhr.open("GET", url, false);
     xhr.responseType = "arraybuffer";
-    xhr.setRequestHeader("Range", `bytes=${offset}-${offset + len - 1}`);
+    xhr.setRequestHeader("Range", `bytes=${first}-${last}`);
     xhr.send();
   } catch (e) {
     console.error(`GET ${url}: ${e}`);
     return -1;
   }
-  if (xhr.status === 404) return -404;
-  if (xhr.status !== 200 && xhr.status !== 206) return -(xhr.status || 1);
-  const body = new Uint8Array(xhr.response);
-  fetched.bytes += body.length;
-  fetched.requests += 1;
-  let data = body;
-  let total = body.length;
-  if (xhr.status === 206) {
-    const span = /\/(\d+)\s*$/.exec(xhr.getResponseHeader("Content-Range") || "");
-    if (!span) return -1;
-    total = Number(span[1]);
-  } else {
-    // A host that ignores Range sends the whole file.
-    data = body.subarray(offset, offset + len);
+  if (!xhr.status) return -1;
+  reply = xhr;
+  if (xhr.status === 200 || xhr.status === 206) {
+    fetched.bytes += xhr.response ? xhr.response.byteLength : 0;
+    fetched.requests += 1;
   }
-  const n = Math.min(data.length, len);
-  new Uint8Array(wasm.memory.buffer, outPtr, n).set(data.subarray(0, n));
-  new DataView(wasm.memory.buffer).setUint32(copiedPtr, n, true);
-  return total;
+  return xhr.status;
+}
+
+/** Writes up to `cap` bytes at `outPtr`; returns the length of `bytes`. */
+function copyOut(bytes, outPtr, cap) {
+  const n = Math.min(bytes.length, cap);
+  new Uint8Array(wasm.memory.buffer, outPtr, n).set(bytes.subarray(0, n));
+  return bytes.length;
+}
+
+/** A header of the last reply into the module's memory: its length, -1 if absent. */
+function replyHeader(namePtr, nameLen, outPtr, cap) {
+  const name = decoder.decode(new Uint8Array(wasm.memory.buffer, namePtr, nameLen));
+  const value = reply && reply.getResponseHeader(name);
+  return value === null ? -1 : copyOut(encoder.encode(value), outPtr, cap);
+}
+
+/** The body of the last reply into the module's memory: its length. */
+function replyBody(outPtr, cap) {
+  return copyOut(new Uint8Array((reply && reply.response) || 0), outPtr, cap);
 }
 
 async function load() {
-  const imports = { moulin: { read_range: readRange } };
+  const imports = { moulin: { range_get: rangeGet, reply_header: replyHeader, reply_body: replyBody } };
   const response = await fetch(new URL("moulin_wasm.wasm", import.meta.url));
   if (!response.ok) {
     throw new Error(`moulin_wasm.wasm: HTTP ${response.status} (build it with scripts/build-web.sh)`);

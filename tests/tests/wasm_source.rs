@@ -1,13 +1,13 @@
 //! The browser's probe (`moulin-wasm`) run natively: tables read through its
-//! `HttpSource` with a range reader over local files answer exactly what
+//! range source with a transport over local files answer exactly what
 //! `moulin probe --json` prints, fetch only the header, the block index and
 //! the blocks a probe needs, and report missing or damaged tables as errors.
 
 use moulin_core::index::Indexer;
-use moulin_probe::{Position, Rules, Sector, Side, Tablebase};
+use moulin_probe::{Position, Rules, Sector, Side, TableKind, Tablebase};
 use moulin_tests::{moulin, text};
 use moulin_wasm::answers::{moves_json, probe_json};
-use moulin_wasm::http::{Fetched, HttpSource, RangeReader};
+use moulin_wasm::http::{source, Reply, Transport};
 use moulin_wasm::session::Session;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -15,32 +15,46 @@ use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Range reads of `file:<path>` URLs, counted like the worker counts them.
-#[derive(Default)]
+/// Range requests of `file:<path>` URLs, answered as a server does and
+/// counted like the worker counts them.
+#[derive(Clone, Default)]
 struct Files {
     bytes: Arc<AtomicU64>,
     requests: Arc<AtomicU64>,
 }
 
-impl RangeReader for Files {
-    fn read(&self, url: &str, offset: u64, buf: &mut [u8]) -> std::io::Result<Option<Fetched>> {
+impl Transport for Files {
+    type Body = Vec<u8>;
+
+    fn get(&self, url: &str, first: u64, last: u64) -> std::io::Result<Reply<Vec<u8>>> {
         let path = url.strip_prefix("file:").expect("a file: URL");
+        let reply = |status, content_range, body: Vec<u8>| Reply {
+            status,
+            reason: String::new(),
+            content_range,
+            etag: None,
+            content_length: Some(body.len() as u64),
+            body,
+        };
         let mut file = match std::fs::File::open(path) {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(reply(404, None, Vec::new()))
+            }
             Err(e) => return Err(e),
         };
         let total = file.metadata()?.len();
-        file.seek(SeekFrom::Start(offset))?;
+        if first >= total {
+            return Ok(reply(416, Some(format!("bytes */{total}")), Vec::new()));
+        }
+        let last = last.min(total - 1);
+        file.seek(SeekFrom::Start(first))?;
         let mut part = Vec::new();
-        file.take(buf.len() as u64).read_to_end(&mut part)?;
-        buf[..part.len()].copy_from_slice(&part);
+        file.take(last - first + 1).read_to_end(&mut part)?;
         self.bytes.fetch_add(part.len() as u64, Ordering::Relaxed);
         self.requests.fetch_add(1, Ordering::Relaxed);
-        Ok(Some(Fetched {
-            copied: part.len(),
-            total,
-        }))
+        let range = format!("bytes {first}-{last}/{total}");
+        Ok(reply(206, Some(range), part))
     }
 }
 
@@ -58,7 +72,7 @@ fn remote(dir: &Path) -> (Tablebase, Files) {
         bytes: Arc::clone(&files.bytes),
         requests: Arc::clone(&files.requests),
     };
-    let tb = Tablebase::from_source(HttpSource::new(&base(dir), files)).unwrap();
+    let tb = Tablebase::from_source(source(&base(dir), files, TableKind::Distances)).unwrap();
     (tb, counter)
 }
 

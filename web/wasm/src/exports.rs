@@ -1,4 +1,4 @@
-//! The module's exports and its one import, for `web/worker.js`.
+//! The module's exports, for `web/worker.js` (its imports: `http::Xhr`).
 //!
 //! Strings cross the boundary as UTF-8 bytes in the module's memory: the
 //! caller allocates with `moulin_alloc`, writes, calls, and frees with
@@ -6,64 +6,10 @@
 //! `moulin_output` points to until the next call.
 
 use crate::answers::moves_json;
-use crate::http::{Fetched, RangeReader};
+use crate::http::Xhr;
 use crate::session::Session;
 use moulin_probe::Rules;
-use std::io;
 use std::sync::Mutex;
-
-#[link(wasm_import_module = "moulin")]
-extern "C" {
-    /// Reads up to `len` bytes of the file at `url` from `offset` into
-    /// `out`, and the number of bytes written into `*copied`. Returns the
-    /// file's length, or minus the HTTP status of a failed request (-404:
-    /// no such file), or -1 if the request could not be made.
-    fn read_range(
-        url: *const u8,
-        url_len: usize,
-        offset: f64,
-        out: *mut u8,
-        len: usize,
-        copied: *mut u32,
-    ) -> f64;
-}
-
-/// Range requests through the worker's `read_range`.
-struct Xhr;
-
-impl RangeReader for Xhr {
-    fn read(&self, url: &str, offset: u64, buf: &mut [u8]) -> io::Result<Option<Fetched>> {
-        let mut copied = 0u32;
-        // SAFETY: the pointers are valid for the lengths given during the
-        // call; the import writes at most `buf.len()` bytes to `out` and one
-        // u32 to `copied`.
-        let total = unsafe {
-            read_range(
-                url.as_ptr(),
-                url.len(),
-                offset as f64,
-                buf.as_mut_ptr(),
-                buf.len(),
-                &mut copied,
-            )
-        };
-        if total == -404.0 {
-            return Ok(None);
-        }
-        if total < 0.0 {
-            let why = if total == -1.0 {
-                "the request failed (network error or the server is gone)".to_string()
-            } else {
-                format!("HTTP status {}", -total)
-            };
-            return Err(io::Error::other(format!("GET {url}: {why}")));
-        }
-        Ok(Some(Fetched {
-            copied: (copied as usize).min(buf.len()),
-            total: total as u64,
-        }))
-    }
-}
 
 struct State {
     session: Option<Session>,

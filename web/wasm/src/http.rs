@@ -1,137 +1,100 @@
-//! Tables read over HTTP: a [`TableSource`] whose tables are files under a
-//! base URL (`<base><sector>.mtb`), read with range requests by a
-//! [`RangeReader`] (a synchronous `XMLHttpRequest` in the browser's worker,
-//! plain files in the tests).
+//! Tables read over HTTP: moulin-probe's [`RangeSource`], with first
+//! requests of the header alone, over a [`Transport`]: in the browser
+//! `Xhr`, the synchronous `XMLHttpRequest`s of the page's worker; in the
+//! tests, plain files.
 
 use moulin_core::table::format::HEADER_LEN;
-use moulin_probe::{FileError, ProbeError, Sector};
-use moulin_probe::{ReadHint, Storage, TableKind, TableSource};
-use std::io;
-use std::sync::Arc;
+pub use moulin_probe::remote::{RangeSource, Reply, ReplyBody, Transport};
+use moulin_probe::TableKind;
 
-/// What a range request brought back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fetched {
-    /// Bytes written at the start of the buffer (fewer than asked only at
-    /// the end of the file).
-    pub copied: usize,
-    /// The length of the whole file.
-    pub total: u64,
+/// The tables of one kind at `<base><sector>.<extension>` (the distance
+/// tables `.mtb`; a play set's outcome tables `.mtw` and distance tables
+/// `.mtd`), read through `transport`: each table's header first, then its
+/// block index, then the blocks probes need.
+pub fn source<T: Transport>(base: &str, transport: T, kind: TableKind) -> RangeSource<T> {
+    RangeSource::with_transport(base, transport, kind).first_request(HEADER_LEN as u64)
 }
 
-/// Reads byte ranges of files named by URL.
-pub trait RangeReader: Send + Sync {
-    /// Reads up to `buf.len()` bytes of `url` from `offset` into `buf`;
-    /// `Ok(None)` if there is no such file (HTTP 404).
-    fn read(&self, url: &str, offset: u64, buf: &mut [u8]) -> io::Result<Option<Fetched>>;
-}
+#[cfg(target_arch = "wasm32")]
+pub use browser::Xhr;
 
-/// The tables under a base URL. It cannot list them: the tablebase opens
-/// each on its first probe.
-pub struct HttpSource<R> {
-    base: String,
-    reader: Arc<R>,
-    kind: TableKind,
-}
+#[cfg(target_arch = "wasm32")]
+mod browser {
+    use super::{Reply, ReplyBody, Transport};
+    use std::io;
 
-impl<R: RangeReader> HttpSource<R> {
-    /// The tables at `<base><sector>.mtb`; `base` ends with `/`.
-    pub fn new(base: &str, reader: R) -> HttpSource<R> {
-        HttpSource::of_kind(base, Arc::new(reader), TableKind::Distances)
+    #[link(wasm_import_module = "moulin")]
+    extern "C" {
+        /// GETs `url` with `Range: bytes=<first>-<last>` and keeps the
+        /// reply for `reply_header` and `reply_body`. Returns its status, or
+        /// -1 if there is no reply (a network error).
+        fn range_get(url: *const u8, url_len: usize, first: f64, last: f64) -> i32;
+
+        /// Writes up to `cap` bytes of the value of the header `name` of
+        /// the last reply into `out`. Returns the value's length in bytes,
+        /// or -1 if the reply has no such header.
+        fn reply_header(name: *const u8, name_len: usize, out: *mut u8, cap: usize) -> i32;
+
+        /// Writes up to `cap` bytes of the body of the last reply into
+        /// `out`. Returns the body's length.
+        fn reply_body(out: *mut u8, cap: usize) -> f64;
     }
 
-    /// The tables of one kind at `<base><sector>.<extension>` (a play
-    /// set's outcome tables `.mtw`, its distance tables `.mtd`).
-    pub fn of_kind(base: &str, reader: Arc<R>, kind: TableKind) -> HttpSource<R> {
-        HttpSource {
-            base: base.to_string(),
-            reader,
-            kind,
+    /// Range requests through the worker's synchronous `XMLHttpRequest`
+    /// (one at a time: the worker keeps the last reply).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Xhr;
+
+    /// The body of the worker's last reply.
+    pub struct XhrBody;
+
+    fn header(name: &str) -> Option<String> {
+        let mut value = vec![0u8; 64];
+        loop {
+            // SAFETY: the pointers are valid for the lengths given during
+            // the call; the import writes at most `value.len()` bytes.
+            let len =
+                unsafe { reply_header(name.as_ptr(), name.len(), value.as_mut_ptr(), value.len()) };
+            let len = usize::try_from(len).ok()?;
+            if len <= value.len() {
+                value.truncate(len);
+                return String::from_utf8(value).ok();
+            }
+            value.resize(len, 0);
         }
     }
-}
 
-impl<R: RangeReader + 'static> TableSource for HttpSource<R> {
-    fn sectors(&self) -> Result<Option<Vec<Sector>>, ProbeError> {
-        Ok(None)
-    }
+    impl Transport for Xhr {
+        type Body = XhrBody;
 
-    fn open(&self, sector: Sector) -> Result<Option<Box<dyn Storage>>, FileError> {
-        let url = self.location(sector);
-        // The header comes with the first request, which also tells the length.
-        let mut header = vec![0; HEADER_LEN];
-        let Some(fetched) = self.reader.read(&url, 0, &mut header)? else {
-            return Ok(None);
-        };
-        header.truncate(fetched.copied);
-        Ok(Some(Box::new(HttpFile {
-            url,
-            len: fetched.total,
-            header,
-            reader: Arc::clone(&self.reader),
-        })))
-    }
-
-    fn location(&self, sector: Sector) -> String {
-        format!("{}{}.{}", self.base, sector.name(), self.kind.extension())
-    }
-
-    fn describe(&self) -> String {
-        self.base.clone()
-    }
-
-    fn kind(&self) -> TableKind {
-        self.kind
-    }
-}
-
-/// One table over HTTP; its first bytes kept from the opening request.
-struct HttpFile<R> {
-    url: String,
-    len: u64,
-    header: Vec<u8>,
-    reader: Arc<R>,
-}
-
-impl<R: RangeReader> Storage for HttpFile<R> {
-    fn len(&self) -> u64 {
-        self.len
-    }
-
-    fn read_at(&self, offset: u64, buf: &mut [u8], _hint: ReadHint) -> io::Result<()> {
-        let end = offset
-            .checked_add(buf.len() as u64)
-            .filter(|&end| end <= self.len)
-            .ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!("bytes {offset}+{} past the end of {}", buf.len(), self.url),
-                )
+        fn get(&self, url: &str, first: u64, last: u64) -> io::Result<Reply<XhrBody>> {
+            // SAFETY: `url` is valid for its length during the call.
+            let status = unsafe { range_get(url.as_ptr(), url.len(), first as f64, last as f64) };
+            let status = u16::try_from(status).map_err(|_| {
+                io::Error::other("the request failed (network error or the server is gone)")
             })?;
-        if buf.is_empty() {
-            return Ok(());
+            // SAFETY: nothing is written with a capacity of 0.
+            let length = unsafe { reply_body(std::ptr::null_mut(), 0) };
+            Ok(Reply {
+                status,
+                reason: String::new(),
+                content_range: header("Content-Range"),
+                etag: header("ETag"),
+                content_length: Some(length as u64),
+                body: XhrBody,
+            })
         }
-        if end <= self.header.len() as u64 {
-            buf.copy_from_slice(&self.header[offset as usize..end as usize]);
-            return Ok(());
-        }
-        match self.reader.read(&self.url, offset, buf)? {
-            Some(f) if f.copied == buf.len() && f.total == self.len => Ok(()),
-            Some(f) if f.total != self.len => Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "{} changed length from {} to {} bytes",
-                    self.url, self.len, f.total
-                ),
-            )),
-            Some(f) => Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                format!("{} sent {} bytes of {}", self.url, f.copied, buf.len()),
-            )),
-            None => Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                format!("{} disappeared", self.url),
-            )),
+    }
+
+    impl ReplyBody for XhrBody {
+        fn read_all(self, limit: u64) -> io::Result<Vec<u8>> {
+            // SAFETY: nothing is written with a capacity of 0.
+            let length = unsafe { reply_body(std::ptr::null_mut(), 0) } as u64;
+            // One byte more than the limit, if there is more, tells a body too long.
+            let mut body = vec![0u8; length.min(limit.saturating_add(1)) as usize];
+            // SAFETY: `body` is valid for its length during the call.
+            unsafe { reply_body(body.as_mut_ptr(), body.len()) };
+            body.read_all(limit)
         }
     }
 }

@@ -2,11 +2,10 @@
 //! way the browser needs them, and the JSON answers about positions.
 
 use crate::answers::{info_json, message, moves_json, probe_json, probe_json_at};
-use crate::http::{HttpSource, RangeReader};
+use crate::http::{source, Transport};
 use moulin_core::index::Indexer;
 use moulin_probe::TableKind;
 use moulin_probe::{ProbeError, Sector, Tablebase};
-use std::sync::Arc;
 
 /// The tables of one web host and the answers the page asks for.
 pub struct Session {
@@ -24,12 +23,11 @@ impl Session {
     /// legal moves of three-stone positions depend on flying.
     pub fn open(
         base: &str,
-        reader: impl RangeReader + 'static,
+        transport: impl Transport + Clone + 'static,
         cache_bytes: usize,
     ) -> Result<Session, String> {
-        let reader = Arc::new(reader);
-        let source = |kind| HttpSource::of_kind(base, Arc::clone(&reader), kind);
-        let full = Tablebase::from_source(source(TableKind::Distances))
+        let of_kind = |kind| source(base, transport.clone(), kind);
+        let full = Tablebase::from_source(of_kind(TableKind::Distances))
             .map_err(|e| message(&e))?
             .with_cache_bytes(cache_bytes);
         Indexer::get();
@@ -37,8 +35,8 @@ impl Session {
         let tablebase = match full.summary(first) {
             Err(ProbeError::MissingSector(_)) => {
                 let play = Tablebase::play_from_sources(
-                    source(TableKind::Outcomes),
-                    source(TableKind::PlayDistances),
+                    of_kind(TableKind::Outcomes),
+                    of_kind(TableKind::PlayDistances),
                 )
                 .map_err(|e| message(&e))?
                 .with_cache_bytes(cache_bytes);
