@@ -3,6 +3,7 @@
 //! (fsync the file, rename, fsync the directory).
 
 use super::list::{hex, Entry};
+use moulin_probe::remote::content_range;
 use sha2::{Digest, Sha256};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -275,12 +276,13 @@ fn transfer(
     let length = header("content-length").and_then(|v| v.parse::<u64>().ok());
     let (start, total) = match status.as_u16() {
         206 if have > 0 => match header("content-range").as_deref().and_then(content_range) {
-            Some((start, total)) if start == have => (have, total),
+            Some(range) if range.first == have => (have, range.total),
             other => {
                 return Err(format!(
                     "{url}: asked for bytes from {have} on, the server sent {}",
-                    other.map_or("an unreadable Content-Range".into(), |(s, _)| format!(
-                        "bytes from {s} on"
+                    other.map_or("an unreadable Content-Range".into(), |range| format!(
+                        "bytes from {} on",
+                        range.first
                     ))
                 ))
             }
@@ -340,34 +342,7 @@ fn transfer(
     Ok(Transfer::Complete)
 }
 
-/// `bytes <start>-<end>/<total>` (the total may be `*`): the start and the
-/// total.
-fn content_range(value: &str) -> Option<(u64, Option<u64>)> {
-    let rest = value.trim().strip_prefix("bytes ")?;
-    let (range, total) = rest.split_once('/')?;
-    let (start, _end) = range.split_once('-')?;
-    let total = match total.trim() {
-        "*" => None,
-        t => Some(t.parse().ok()?),
-    };
-    Some((start.trim().parse().ok()?, total))
-}
-
 /// The part file of a table file name.
 pub fn part_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.part"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn content_ranges() {
-        assert_eq!(content_range("bytes 100-199/200"), Some((100, Some(200))));
-        assert_eq!(content_range("bytes 5-9/*"), Some((5, None)));
-        for bad in ["bytes */200", "items 1-2/3", "bytes 1-2", "bytes x-2/3"] {
-            assert_eq!(content_range(bad), None, "{bad}");
-        }
-    }
 }
