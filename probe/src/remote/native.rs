@@ -4,6 +4,7 @@
 use super::cache::DiskCache;
 use super::range::{RangeSource, Reply, ReplyBody, Transport, DEFAULT_FIRST_REQUEST_BYTES};
 use crate::error::ProbeError;
+use crate::Tablebase;
 use moulin_core::table::format::HEADER_LEN;
 use moulin_core::table::TableKind;
 use std::io;
@@ -215,6 +216,53 @@ impl ReplyBody for ureq::Body {
             .limit(limit)
             .read_to_vec()
             .map_err(|e| io_error(e, "reading the reply failed"))
+    }
+}
+
+/// Opening a tablebase over HTTP(S).
+impl Tablebase {
+    /// The tables of a remote set, `<url>/<sector>.mtb`, read by HTTP(S)
+    /// range requests (`moulin serve` serves a directory at
+    /// `http://host:port/tables/`): see `open_url_with`, here with the
+    /// default options (30 s timeouts, no disk cache).
+    pub fn open_url(url: &str) -> Result<Tablebase, ProbeError> {
+        Tablebase::open_url_with(url, RemoteOptions::default())
+    }
+
+    /// The WDL tables of a remote set, `<url>/<sector>.mtw`, like
+    /// `open_url` (they answer as those of `open_wdl`).
+    pub fn open_url_wdl(url: &str) -> Result<Tablebase, ProbeError> {
+        Tablebase::open_url_with(url, RemoteOptions::default().wdl(true))
+    }
+
+    /// The tables of a remote set with these options (timeouts, a disk
+    /// cache of blocks, WDL tables). Nothing is requested yet: a remote set
+    /// cannot be listed, so each table is asked for when a probe first needs
+    /// it, and a table the server does not have (404) is `MissingSector`, as
+    /// in a directory. Errors name the table's URL and, for an error status,
+    /// the status (`FileError::Http`); wrong bytes are caught by the header
+    /// and block checksums; a server that stops answering is an error after
+    /// the timeout. The rules are those of the first table read (ask for
+    /// some with `with_rules`).
+    ///
+    /// With `options.play(true)`, a play set (`moulin pack`): the outcome
+    /// tables `<url>/<sector>.mtw` and the distance tables
+    /// `<url>/<sector>.mtd`, answering as `open_play` does.
+    pub fn open_url_with(url: &str, options: RemoteOptions) -> Result<Tablebase, ProbeError> {
+        if options.is_play() {
+            return Tablebase::play_from_sources(
+                HttpSource::of_kind(url, &options, TableKind::Outcomes)?,
+                HttpSource::of_kind(url, &options, TableKind::PlayDistances)?,
+            );
+        }
+        Tablebase::from_source(HttpSource::new(url, &options)?)
+    }
+
+    /// The play set at `url` (`<sector>.mtw` and `<sector>.mtd`, written by
+    /// `moulin pack`), like `open_url`: every answer of the distance
+    /// tables from about half their bytes.
+    pub fn open_url_play(url: &str) -> Result<Tablebase, ProbeError> {
+        Tablebase::open_url_with(url, RemoteOptions::default().play(true))
     }
 }
 

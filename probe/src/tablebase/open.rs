@@ -203,58 +203,6 @@ impl Tablebase {
         Tablebase::from_source(super::Directory::wdl(dir.as_ref()))
     }
 
-    /// The tables of a remote set, `<url>/<sector>.mtb`, read by HTTP(S)
-    /// range requests (`moulin serve` serves a directory at
-    /// `http://host:port/tables/`): see `open_url_with`, here with the
-    /// default options (30 s timeouts, no disk cache).
-    #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
-    pub fn open_url(url: &str) -> Result<Tablebase, ProbeError> {
-        Tablebase::open_url_with(url, crate::remote::RemoteOptions::default())
-    }
-
-    /// The WDL tables of a remote set, `<url>/<sector>.mtw`, like
-    /// `open_url` (they answer as those of `open_wdl`).
-    #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
-    pub fn open_url_wdl(url: &str) -> Result<Tablebase, ProbeError> {
-        Tablebase::open_url_with(url, crate::remote::RemoteOptions::default().wdl(true))
-    }
-
-    /// The tables of a remote set with these options (timeouts, a disk
-    /// cache of blocks, WDL tables). Nothing is requested yet: a remote set
-    /// cannot be listed, so each table is asked for when a probe first needs
-    /// it, and a table the server does not have (404) is `MissingSector`, as
-    /// in a directory. Errors name the table's URL and, for an error status,
-    /// the status (`FileError::Http`); wrong bytes are caught by the header
-    /// and block checksums; a server that stops answering is an error after
-    /// the timeout. The rules are those of the first table read (ask for
-    /// some with `with_rules`).
-    ///
-    /// With `options.play(true)`, a play set (`moulin pack`): the outcome
-    /// tables `<url>/<sector>.mtw` and the distance tables
-    /// `<url>/<sector>.mtd`, answering as `open_play` does.
-    #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
-    pub fn open_url_with(
-        url: &str,
-        options: crate::remote::RemoteOptions,
-    ) -> Result<Tablebase, ProbeError> {
-        use crate::remote::HttpSource;
-        if options.is_play() {
-            return Tablebase::play_from_sources(
-                HttpSource::of_kind(url, &options, TableKind::Outcomes)?,
-                HttpSource::of_kind(url, &options, TableKind::PlayDistances)?,
-            );
-        }
-        Tablebase::from_source(HttpSource::new(url, &options)?)
-    }
-
-    /// The play set at `url` (`<sector>.mtw` and `<sector>.mtd`, written by
-    /// `moulin pack`), like `open_url`: every answer of the distance
-    /// tables from about half their bytes.
-    #[cfg(all(feature = "http", not(target_arch = "wasm32")))]
-    pub fn open_url_play(url: &str) -> Result<Tablebase, ProbeError> {
-        Tablebase::open_url_with(url, crate::remote::RemoteOptions::default().play(true))
-    }
-
     /// A tablebase over any source of tables. A source that lists its tables
     /// has their headers read now (and the rules checked); one that cannot
     /// list (a web host) has each table looked for on first use, and takes
