@@ -5,9 +5,6 @@
 //! The exhaustive variants are `#[ignore]`d; `cargo test
 //! -- --include-ignored` runs them with the others (CI does).
 
-mod index_exhaustive;
-mod index_props;
-mod rules_props;
 mod table_fuzz;
 mod table_roundtrip;
 mod table_synthetic;

@@ -3,8 +3,8 @@
 //! every slot decoding to a position of its sector (a class's own or a hole).
 
 use moulin_core::index::Indexer;
+use moulin_core::Sector;
 use moulin_core::{Node, Symmetries};
-use moulin_probe::Sector;
 use proptest::prelude::*;
 
 /// Whether some symmetry maps `a` onto `b`.

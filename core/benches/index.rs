@@ -4,8 +4,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use moulin_core::index::Indexer;
+use moulin_core::Sector;
 use moulin_core::{Node, Symmetries};
-use moulin_probe::Sector;
 
 /// xorshift64*: the same positions on every run.
 struct Random(u64);

@@ -11,8 +11,8 @@
 //!   `count_positions`, and so do the `class_size`s of the canonical slots.
 
 use moulin_core::index::{count_classes, count_positions, Indexer};
+use moulin_core::Sector;
 use moulin_core::{Node, Symmetries};
-use moulin_probe::Sector;
 
 /// Byte tables of the 16 point permutations, built from the permutations
 /// alone (not from `Symmetries::map`).

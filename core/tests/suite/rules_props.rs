@@ -3,9 +3,9 @@
 //! against a plain move generator written here from point names; symmetry of
 //! the legal moves; the text formats' round trips; parsers that never panic.
 
+use moulin_core::board::{Bitboard, Point};
 use moulin_core::Symmetries;
-use moulin_probe::board::{Bitboard, Point};
-use moulin_probe::{Move, Position, Rules, Side};
+use moulin_core::{Move, Position, Rules, Side};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use moulin_core::Node;
-use moulin_probe::{Position, Rules, Side};
+use moulin_core::{Position, Rules, Side};
 
 /// A small deterministic generator (xorshift64*), so every run sees the same positions.
 struct Random(u64);
