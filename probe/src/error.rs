@@ -1,5 +1,6 @@
 //! What is wrong with a query to the tablebase: [`ProbeError`]. What is
-//! wrong with one table file is a [`FileError`], its source.
+//! wrong with one table file is a [`FileError`], its source. The
+//! [`ErrorKind`] of an error is what the front ends tell apart.
 
 pub use moulin_core::error::{chain, FileError, HttpStatus};
 use moulin_core::position::PositionError;
@@ -141,5 +142,108 @@ impl Error for ProbeError {
 impl From<PositionError> for ProbeError {
     fn from(e: PositionError) -> ProbeError {
         ProbeError::InvalidPosition(e)
+    }
+}
+
+/// The kind of a [`ProbeError`]: what a front end tells apart when it
+/// reports one (the C library's `MOULIN_ERR_*` codes, the Python module's
+/// exception classes, the HTTP statuses of `moulin serve`). Several errors
+/// share a kind; each front end words its own message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// No table of the position's sector
+    /// ([`ProbeError::MissingSector`]).
+    MissingTable,
+    /// The position breaks the rules' invariants
+    /// ([`ProbeError::InvalidPosition`]).
+    InvalidPosition,
+    /// A counter the tables cannot answer: tables without the no-capture
+    /// rule, a counter at or past its limit, or not 0 with stones in hand
+    /// ([`ProbeError::NoCaptureRule`], [`ProbeError::CounterOutOfRange`],
+    /// [`ProbeError::CounterInPlacement`]).
+    Counter,
+    /// Tables solved under other rule options than those asked for, or a
+    /// directory of tables of mixed rules ([`ProbeError::RulesMismatch`],
+    /// [`ProbeError::MixedRules`]).
+    Rules,
+    /// A distance asked of WDL tables ([`ProbeError::WdlOnly`]).
+    WdlOnly,
+    /// Not the URL of a table directory ([`ProbeError::BadUrl`]).
+    BadUrl,
+    /// Reading failed: a directory that cannot be listed, an i/o error on a
+    /// table, or an error status from a table server
+    /// ([`ProbeError::Directory`]; [`ProbeError::File`] with
+    /// [`FileError::Io`] or [`FileError::Http`]).
+    Io,
+    /// A table file is damaged or is not a table: any other
+    /// [`ProbeError::File`] (truncated, a checksum that does not match, a
+    /// wrong name, an unknown format version).
+    DamagedTable,
+}
+
+impl ProbeError {
+    /// The kind of this error.
+    ///
+    /// ```
+    /// use moulin_probe::error::ErrorKind;
+    /// use moulin_probe::{ProbeError, Sector};
+    ///
+    /// let missing = ProbeError::MissingSector(Sector::moving(3, 3));
+    /// assert_eq!(missing.kind(), ErrorKind::MissingTable);
+    /// assert_eq!(ProbeError::NoCaptureRule.kind(), ErrorKind::Counter);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ProbeError::MissingSector(_) => ErrorKind::MissingTable,
+            ProbeError::InvalidPosition(_) => ErrorKind::InvalidPosition,
+            ProbeError::NoCaptureRule
+            | ProbeError::CounterOutOfRange { .. }
+            | ProbeError::CounterInPlacement { .. } => ErrorKind::Counter,
+            ProbeError::RulesMismatch { .. } | ProbeError::MixedRules { .. } => ErrorKind::Rules,
+            ProbeError::WdlOnly => ErrorKind::WdlOnly,
+            ProbeError::BadUrl(_) => ErrorKind::BadUrl,
+            ProbeError::Directory { .. } => ErrorKind::Io,
+            ProbeError::File {
+                source: FileError::Io(_) | FileError::Http { .. },
+                ..
+            } => ErrorKind::Io,
+            ProbeError::File { .. } => ErrorKind::DamagedTable,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(source: FileError) -> ProbeError {
+        ProbeError::File {
+            path: "3v3.mtb".into(),
+            source,
+        }
+    }
+
+    #[test]
+    fn a_file_error_is_io_when_reading_failed_else_damage() {
+        let io = io::Error::other("refused");
+        assert_eq!(file(FileError::Io(io)).kind(), ErrorKind::Io);
+        let http = FileError::Http {
+            status: 500,
+            reason: String::new(),
+        };
+        assert_eq!(file(http).kind(), ErrorKind::Io);
+        assert_eq!(file(FileError::BadMagic).kind(), ErrorKind::DamagedTable);
+        let checksum = FileError::ChecksumMismatch {
+            part: "block 1".into(),
+            expected: 1,
+            got: 2,
+        };
+        assert_eq!(file(checksum).kind(), ErrorKind::DamagedTable);
+        let directory = ProbeError::Directory {
+            path: "tables".into(),
+            source: io::ErrorKind::NotFound.into(),
+        };
+        assert_eq!(directory.kind(), ErrorKind::Io);
     }
 }

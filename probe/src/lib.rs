@@ -104,7 +104,7 @@ pub mod report;
 mod tablebase;
 
 pub use advice::{AdviceOptions, Chances, MoveAdvice};
-pub use error::{FileError, ProbeError};
+pub use error::{ErrorKind, FileError, ProbeError};
 pub use level::Level;
 pub use moulin_core::board;
 pub use moulin_core::table::{Counts, ReadHint, Storage, TableKind, TableSummary};
