@@ -16,7 +16,7 @@
 #![allow(non_camel_case_types)]
 
 use moulin_probe::error::chain;
-use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Tablebase, Wdl};
+use moulin_probe::{ErrorKind, Move, Outcome, Position, ProbeError, RuleOutcome, Tablebase, Wdl};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -158,20 +158,15 @@ fn guard(body: impl FnOnce() -> Result<(), Failure>) -> c_int {
 }
 
 fn probe_failure(error: ProbeError) -> Failure {
-    let code = match &error {
-        ProbeError::MissingSector(_) => MOULIN_ERR_MISSING_TABLE,
-        ProbeError::InvalidPosition(_) => MOULIN_ERR_POSITION,
-        ProbeError::Directory { .. } => MOULIN_ERR_IO,
-        ProbeError::File {
-            source: FileError::Io(_) | FileError::Http { .. },
-            ..
-        } => MOULIN_ERR_IO,
-        ProbeError::File { .. } => MOULIN_ERR_DAMAGED_TABLE,
-        ProbeError::RulesMismatch { .. } | ProbeError::MixedRules { .. } => MOULIN_ERR_RULES,
-        ProbeError::NoCaptureRule
-        | ProbeError::CounterOutOfRange { .. }
-        | ProbeError::CounterInPlacement { .. } => MOULIN_ERR_COUNTER,
-        ProbeError::WdlOnly => return wdl_only(),
+    let code = match error.kind() {
+        ErrorKind::MissingTable => MOULIN_ERR_MISSING_TABLE,
+        ErrorKind::InvalidPosition => MOULIN_ERR_POSITION,
+        ErrorKind::Io => MOULIN_ERR_IO,
+        ErrorKind::DamagedTable => MOULIN_ERR_DAMAGED_TABLE,
+        ErrorKind::Rules => MOULIN_ERR_RULES,
+        ErrorKind::Counter => MOULIN_ERR_COUNTER,
+        ErrorKind::WdlOnly => return wdl_only(),
+        // `BadUrl`, and any kind without a code of its own.
         _ => MOULIN_ERR_OTHER,
     };
     Failure(code, chain(&error))
