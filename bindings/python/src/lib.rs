@@ -5,7 +5,7 @@
 
 use moulin_probe::error::chain;
 use moulin_probe::remote::RemoteOptions;
-use moulin_probe::{FileError, Move, Outcome, Position, ProbeError, RuleOutcome, Rules, Tablebase};
+use moulin_probe::{ErrorKind, Move, Outcome, Position, ProbeError, RuleOutcome, Rules, Tablebase};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -50,19 +50,14 @@ fn probe_error(error: ProbeError) -> PyErr {
 /// The Python exception of an error, its message after `prefix`.
 fn probe_error_in(error: ProbeError, prefix: &str) -> PyErr {
     let text = format!("{prefix}{}", chain(&error));
-    match error {
-        ProbeError::MissingSector(_) => MissingTableError::new_err(text),
-        ProbeError::InvalidPosition(_)
-        | ProbeError::NoCaptureRule
-        | ProbeError::CounterOutOfRange { .. }
-        | ProbeError::CounterInPlacement { .. } => PyValueError::new_err(text),
-        ProbeError::File {
-            source: FileError::Io(_) | FileError::Http { .. },
-            ..
-        } => TableError::new_err(text),
-        ProbeError::BadUrl(_) => PyValueError::new_err(text),
-        ProbeError::File { .. } => DamagedTableError::new_err(text),
-        ProbeError::WdlOnly => WdlOnlyError::new_err(format!("{prefix}{WDL_ONLY}")),
+    match error.kind() {
+        ErrorKind::MissingTable => MissingTableError::new_err(text),
+        ErrorKind::InvalidPosition | ErrorKind::Counter | ErrorKind::BadUrl => {
+            PyValueError::new_err(text)
+        }
+        ErrorKind::DamagedTable => DamagedTableError::new_err(text),
+        ErrorKind::WdlOnly => WdlOnlyError::new_err(format!("{prefix}{WDL_ONLY}")),
+        // `Io` and `Rules`, and any kind without a class of its own.
         _ => TableError::new_err(text),
     }
 }
