@@ -8,7 +8,7 @@ use super::files::{
 };
 use moulin_probe::report::{JsonError, Report};
 use moulin_probe::AdviceOptions;
-use moulin_probe::{Position, ProbeError, Tablebase};
+use moulin_probe::{ErrorKind, Position, Tablebase};
 use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -308,12 +308,9 @@ fn api_reply(tb: &Tablebase, api: &str, query: &str) -> Reply {
                 Ok(position) => match answer(position) {
                     Ok(report) => (200, Ok(report)),
                     Err(e) => {
-                        let status = match e {
-                            ProbeError::InvalidPosition(_)
-                            | ProbeError::NoCaptureRule
-                            | ProbeError::CounterOutOfRange { .. }
-                            | ProbeError::CounterInPlacement { .. } => 400,
-                            ProbeError::MissingSector(_) => 404,
+                        let status = match e.kind() {
+                            ErrorKind::InvalidPosition | ErrorKind::Counter => 400,
+                            ErrorKind::MissingTable => 404,
                             _ => 500,
                         };
                         (status, Err(crate::cmd::probe::message(e)))
