@@ -11,11 +11,8 @@
 //!
 //! `cargo run --release --features studies --example perfect_play -- data/tables 200 12 400 1`
 
-#[path = "common/splitmix.rs"]
-mod splitmix;
-
+use moulin::seeded::SplitMix64;
 use moulin_probe::{Outcome, Position, Tablebase};
-use splitmix::splitmix;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,7 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let games: usize = args.get(1).map_or(Ok(200), |s| s.parse())?;
     let random: usize = args.get(2).map_or(Ok(12), |s| s.parse())?;
     let plies: usize = args.get(3).map_or(Ok(400), |s| s.parse())?;
-    let mut seed: u64 = args.get(4).map_or(Ok(1), |s| s.parse())?;
+    let mut rng = SplitMix64::new(args.get(4).map_or(Ok(1), |s| s.parse())?);
     let tb = Tablebase::open(dir)?;
     let rules = tb.rules();
     let (mut ended, mut drawn, mut checked) = (0, 0, 0u64);
@@ -38,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[(splitmix(&mut seed) % moves.len() as u64) as usize];
+            let mv = moves[rng.index(moves.len())];
             record.push(mv.to_string());
             pos = rules.play(&pos, mv)?;
         }
@@ -58,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if lost {
                 break;
             }
-            let mv = best[(splitmix(&mut seed) % best.len() as u64) as usize];
+            let mv = best[rng.index(best.len())];
             record.push(mv.to_string());
             pos = rules.play(&pos, mv)?;
             let next = tb.probe(&pos)?;

@@ -9,14 +9,11 @@
 //!
 //! `cargo run --release --features studies --example placement_vs_prove -- data/tables data/moving-only 20 18 2 600`
 
-#[path = "common/splitmix.rs"]
-mod splitmix;
-
 use moulin::prove::{Prover, Wdl};
+use moulin::seeded::SplitMix64;
 use moulin_core::index::Indexer;
 use moulin_core::value::HOLE;
 use moulin_probe::{Outcome, Position, Tablebase};
-use splitmix::splitmix;
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -27,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let moving = args.get(1).ok_or(usage)?;
     let per_sector: u64 = args.get(2).map_or(Ok(20), |s| s.parse())?;
     let max_hand: u8 = args.get(3).map_or(Ok(6), |s| s.parse())?;
-    let mut seed: u64 = args.get(4).map_or(Ok(1), |s| s.parse())?;
+    let mut rng = SplitMix64::new(args.get(4).map_or(Ok(1), |s| s.parse())?);
     let budget: f64 = args.get(5).map_or(Ok(f64::INFINITY), |s| s.parse())?;
 
     let full = Tablebase::open(full)?;
@@ -57,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut found = 0;
         while found < per_sector && tries < 50 * per_sector {
             tries += 1;
-            let slot = splitmix(&mut seed) % slots;
+            let slot = rng.below(slots);
             let code = full.code(sector, slot)?;
             if code == HOLE {
                 continue;

@@ -16,12 +16,9 @@
 //!
 //! `cargo run --release --features studies --example rule_play -- DIR [games] [plies] [seed]`
 
-#[path = "common/splitmix.rs"]
-mod splitmix;
-
+use moulin::seeded::SplitMix64;
 use moulin_core::index::Indexer;
 use moulin_probe::{Position, RuleOutcome, Tablebase};
-use splitmix::splitmix;
 
 fn won(v: RuleOutcome) -> bool {
     matches!(v, RuleOutcome::Win(_))
@@ -38,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("usage: rule_play <dir> [games] [plies] [seed]")?;
     let games: usize = args.get(1).map_or(Ok(500), |s| s.parse())?;
     let plies: usize = args.get(2).map_or(Ok(2000), |s| s.parse())?;
-    let mut seed: u64 = args.get(3).map_or(Ok(1), |s| s.parse())?;
+    let mut rng = SplitMix64::new(args.get(3).map_or(Ok(1), |s| s.parse())?);
     let tb = Tablebase::open(dir)?;
     let rules = tb.rules();
     let n = tb
@@ -58,8 +55,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for game in 0..games {
         // A random canonical position of a random sector, not finished.
         let pos = loop {
-            let sector = sectors[(splitmix(&mut seed) % sectors.len() as u64) as usize];
-            let slot = splitmix(&mut seed) % ix.slots(sector);
+            let sector = sectors[rng.index(sectors.len())];
+            let slot = rng.below(ix.slots(sector));
             let Some(node) = ix.unindex(sector, slot) else {
                 continue;
             };
@@ -69,7 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let start = pos;
         let mut pos = pos;
-        let mut counter = (splitmix(&mut seed) % n as u64) as u16;
+        let mut counter = rng.below(n as u64) as u16;
         let start_counter = counter;
         let mut value = tb.probe_counter(&pos, counter)?;
         let start_value = value;
@@ -93,7 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 break "unfinished";
             }
             let best = tb.best_moves_counter(&pos, counter)?;
-            let mv = best[(splitmix(&mut seed) % best.len() as u64) as usize];
+            let mv = best[rng.index(best.len())];
             record.push(mv.to_string());
             pos = rules.play(&pos, mv)?;
             if mv.remove.is_some() {

@@ -15,11 +15,8 @@
 //!
 //! `cargo run --release --features studies --example self_play -- data/tables 200 120 1`
 
-#[path = "common/splitmix.rs"]
-mod splitmix;
-
+use moulin::seeded::SplitMix64;
 use moulin_probe::{Level, Move, Outcome, Position, Rules, Tablebase};
-use splitmix::splitmix;
 
 /// Who plays White (the tables side).
 #[derive(Clone, Copy)]
@@ -140,17 +137,17 @@ fn openings(
     count: usize,
     seed: u64,
 ) -> Result<Vec<(Position, Outcome)>, Box<dyn std::error::Error>> {
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     let mut found = Vec::new();
     let (mut drawn, mut won) = (0, 0);
     while drawn < count || won < count {
-        let (w, b) = (4 + splitmix(&mut state) % 2, 4 + splitmix(&mut state) % 2);
+        let (w, b) = (4 + rng.below(2), 4 + rng.below(2));
         let (mut white, mut black) = (0u32, 0u32);
         while white.count_ones() < w as u32 {
-            white |= 1 << (splitmix(&mut state) % 24);
+            white |= 1 << rng.below(24);
         }
         while black.count_ones() < b as u32 {
-            let p = 1 << (splitmix(&mut state) % 24);
+            let p = 1 << rng.below(24);
             if white & p == 0 {
                 black |= p;
             }
@@ -186,7 +183,7 @@ fn play(
     tally: &mut Tally,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let rules = tb.rules();
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     for ply in 0..plies {
         let white = ply % 2 == 0;
         let mv = if white {
@@ -201,9 +198,9 @@ fn play(
                 .map(|(m, _)| *m)
                 .collect();
             let mv = match player {
-                Player::Practical => tb.choose_move(&pos, Level::TOP, splitmix(&mut state))?,
-                Player::Level(l) => tb.choose_move(&pos, l, splitmix(&mut state))?,
-                Player::Uniform => Some(best[(splitmix(&mut state) % best.len() as u64) as usize]),
+                Player::Practical => tb.choose_move(&pos, Level::TOP, rng.next_u64())?,
+                Player::Level(l) => tb.choose_move(&pos, l, rng.next_u64())?,
+                Player::Uniform => Some(best[rng.index(best.len())]),
             }
             .ok_or("no move in a position with moves")?;
             if best.len() < moves.len() {
@@ -226,8 +223,8 @@ fn play(
                 return Ok(());
             }
             match opponent {
-                Opponent::Random => moves[(splitmix(&mut state) % moves.len() as u64) as usize],
-                Opponent::Shallow => shallow(&rules, &pos, &moves, &mut state),
+                Opponent::Random => moves[rng.index(moves.len())],
+                Opponent::Shallow => shallow(&rules, &pos, &moves, &mut rng),
             }
         };
         pos = rules.play(&pos, mv)?;
@@ -266,7 +263,7 @@ fn evaluate(rules: &Rules, pos: &Position) -> i64 {
 
 /// The 2-ply search without tables: the move whose worst reply leaves the
 /// best evaluation, ties drawn at random.
-fn shallow(rules: &Rules, pos: &Position, moves: &[Move], state: &mut u64) -> Move {
+fn shallow(rules: &Rules, pos: &Position, moves: &[Move], rng: &mut SplitMix64) -> Move {
     let mut best = Vec::new();
     let mut best_score = i64::MIN;
     for &mv in moves {
@@ -289,5 +286,5 @@ fn shallow(rules: &Rules, pos: &Position, moves: &[Move], state: &mut u64) -> Mo
             best.push(mv);
         }
     }
-    best[(splitmix(state) % best.len() as u64) as usize]
+    best[rng.index(best.len())]
 }

@@ -9,6 +9,7 @@
 
 use super::InputError;
 use anyhow::Context;
+use moulin::seeded::splitmix64;
 use moulin::solve::driver::lock_directory;
 use moulin::write::{write_contents, Contents, WriteOptions};
 use moulin_core::index::{numbered_as, Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
@@ -371,15 +372,15 @@ fn check_sample(tb: &Tablebase, sectors: &[Sector], n: u64, args: &Args) -> supe
         (0..n)
             .into_par_iter()
             .map(|k| {
-                let mut draw = splitmix(args.seed ^ splitmix(k));
+                let mut draw = splitmix64(args.seed ^ splitmix64(k));
                 // Redraw a hole (a slot no position maps to).
                 let (sector, node) = loop {
                     let at = draw % total;
                     let s = totals.partition_point(|&t| t <= at);
-                    let slot = splitmix(draw) % ix.slots(sectors[s]);
+                    let slot = splitmix64(draw) % ix.slots(sectors[s]);
                     match ix.unindex(sectors[s], slot) {
                         Some(node) => break (sectors[s], node),
-                        None => draw = splitmix(draw),
+                        None => draw = splitmix64(draw),
                     }
                 };
                 let pos = Position::from_node(node, node.side_by_hands());
@@ -404,14 +405,6 @@ fn check_sample(tb: &Tablebase, sectors: &[Sector], n: u64, args: &Args) -> supe
         start.elapsed().as_secs_f64()
     );
     Ok(found.is_empty())
-}
-
-/// The splitmix64 step: a well-mixed 64-bit value of `x`.
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 fn same_directory(a: &Path, b: &Path) -> bool {
