@@ -3,6 +3,7 @@
 pub mod brute;
 pub mod brute_counter;
 
+use moulin::seeded::SplitMix64;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -142,4 +143,17 @@ pub fn solved(max_stones: u8) -> &'static std::path::Path {
             dir
         })
         .path()
+}
+
+/// `count` distinct points drawn from `rng`, none of them in `taken` (sets
+/// of points as the board's bits: bit `i` for point `i`).
+pub fn random_points(rng: &mut SplitMix64, count: u32, taken: u32) -> u32 {
+    let mut set = 0u32;
+    while set.count_ones() < count {
+        let p = 1 << rng.below(24);
+        if (set | taken) & p == 0 {
+            set |= p;
+        }
+    }
+    set
 }

@@ -2,10 +2,12 @@
 //! facts that do not come from it: the rule text, the published 3 v 3 result,
 //! and the definition of the values applied one ply at a time.
 
+use moulin::seeded::SplitMix64;
 use moulin_core::Node;
 use moulin_probe::board::{ADJACENT, MILLS, POINT_NAMES};
 use moulin_probe::{Outcome, Position, Rules};
 use moulin_tests::brute::{self, positions_by_us, positions_by_us_in, BruteTable, Key};
+use moulin_tests::random_points;
 use std::path::Path;
 
 /// The moving phase up to 4 stones a side (solved once, cached on disk).
@@ -30,35 +32,6 @@ fn moving(us: u8, them: u8) -> Key {
 /// The position text, with the side to move that the hands imply.
 fn text(node: &Node) -> String {
     Position::from_node(*node, node.side_by_hands()).to_string()
-}
-
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// `count` random points outside `taken`.
-    fn stones(&mut self, count: u8, taken: u32) -> u32 {
-        let mut set = 0u32;
-        while set.count_ones() < count as u32 {
-            let p = self.below(24);
-            if (taken | set) >> p & 1 == 0 {
-                set |= 1 << p;
-            }
-        }
-        set
-    }
 }
 
 #[test]
@@ -90,11 +63,11 @@ fn geometry_follows_the_rule_text() {
 
 #[test]
 fn sector_index_is_a_bijection() {
-    let mut rng = Rng(1);
+    let mut rng = SplitMix64::new(1);
     for (us, them) in [(3, 3), (4, 3), (3, 4), (4, 4), (0, 1), (2, 4), (9, 9)] {
         let key = moving(us, them);
         for _ in 0..20_000 {
-            let i = rng.below(key.size());
+            let i = rng.index(key.size());
             let (u, t) = key.pair(i);
             assert_eq!((u.count_ones(), t.count_ones()), (us as u32, them as u32));
             assert_eq!(u & t, 0);
@@ -114,7 +87,7 @@ fn sector_index_is_a_bijection() {
 /// agree with the probe's rules (a disagreement is a bug in one of them).
 #[test]
 fn move_generator_agrees_with_the_probe_rules() {
-    let mut rng = Rng(2);
+    let mut rng = SplitMix64::new(2);
     for round in 0..60_000 {
         let flying = round % 2 == 0;
         let (us_hand, them_hand) = match round % 5 {
@@ -124,10 +97,10 @@ fn move_generator_agrees_with_the_probe_rules() {
             _ => (0, 0),
         };
         let least = 3usize.saturating_sub(us_hand as usize);
-        let us_board = (least + rng.below(10 - us_hand as usize - least)) as u8;
-        let them_board = rng.below(10 - them_hand as usize) as u8;
-        let them = rng.stones(them_board, 0);
-        let us = rng.stones(us_board, them);
+        let us_board = (least + rng.index(10 - us_hand as usize - least)) as u8;
+        let them_board = rng.index(10 - them_hand as usize) as u8;
+        let them = random_points(&mut rng, them_board.into(), 0);
+        let us = random_points(&mut rng, us_board.into(), them);
         let node = Node {
             us,
             them,
@@ -305,7 +278,7 @@ fn placement_direct_recursion(flying: bool) {
             .max_by_key(|o| o.rank())
             .unwrap()
     }
-    let mut rng = Rng(3 + flying as u64);
+    let mut rng = SplitMix64::new(3 + flying as u64);
     let t = with_hands(flying);
     let keys: Vec<Key> = t.keys().iter().copied().filter(|k| k.us_hand > 0).collect();
     assert_eq!(keys.len(), 27);
@@ -319,7 +292,7 @@ fn placement_direct_recursion(flying: bool) {
             _ => 0,
         };
         for _ in 0..samples.min(key.size()) {
-            let i = rng.below(key.size());
+            let i = rng.index(key.size());
             let (us, them) = key.pair(i);
             let node = Node {
                 us,

@@ -5,8 +5,9 @@
 //! damaged tables; the WDL tables (`moulin_open_wdl`, `moulin_probe_wdl`)
 //! against the CLI's outcomes from the distance tables.
 
+use moulin::seeded::SplitMix64;
 use moulin_probe::{Position, Side};
-use moulin_tests::{copy_of, moulin, text};
+use moulin_tests::{copy_of, moulin, random_points, text};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -105,44 +106,15 @@ fn run_with_input(command: &mut Command, input: &str) -> Output {
     out
 }
 
-/// Deterministic pseudo-random numbers (splitmix64).
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// `count` distinct points not in `taken`.
-    fn points(&mut self, count: u32, taken: u32) -> u32 {
-        let mut set = 0u32;
-        while set.count_ones() < count {
-            let p = 1 << self.below(24);
-            if (set | taken) & p == 0 {
-                set |= p;
-            }
-        }
-        set
-    }
-}
-
 /// Random moving-phase positions with `white` and `black` stones (either
 /// side to move), as text.
-fn random_positions(seed: u64, n: usize, stones: impl Fn(&mut Random) -> (u32, u32)) -> String {
-    let mut rng = Random(seed);
+fn random_positions(seed: u64, n: usize, stones: impl Fn(&mut SplitMix64) -> (u32, u32)) -> String {
+    let mut rng = SplitMix64::new(seed);
     let mut text = String::new();
     for _ in 0..n {
         let (w, b) = stones(&mut rng);
-        let white = rng.points(w, 0);
-        let black = rng.points(b, white);
+        let white = random_points(&mut rng, w, 0);
+        let black = random_points(&mut rng, b, white);
         let side = if rng.below(2) == 0 {
             Side::White
         } else {

@@ -9,6 +9,7 @@
 //! prints the figures (per sector and limit: the five values and the longest
 //! DTC) while asserting them.
 
+use moulin::seeded::SplitMix64;
 use moulin_core::Node;
 use moulin_probe::{Outcome, Position, Rules};
 use moulin_tests::brute::{self, Key};
@@ -285,29 +286,16 @@ fn probe_turns(node: &Node, flying: bool) -> Vec<(bool, Node)> {
     out
 }
 
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 /// The un-move generator the fast computations use agrees with the probe's
 /// move generator: `p` is listed as coming before `q` exactly when a
 /// non-capturing turn of `p` leads to `q`.
 #[test]
 fn unmoves_invert_the_non_capturing_turns() {
-    let mut rng = Rng(12);
+    let mut rng = SplitMix64::new(12);
     for flying in [true, false] {
         for key in [moving(3, 3), moving(3, 4), moving(4, 3), moving(4, 4)] {
             for _ in 0..3_000 {
-                let (us, them) = key.pair(rng.below(key.size()));
+                let (us, them) = key.pair(rng.index(key.size()));
                 let q = node(us, them);
                 let mut before = Vec::new();
                 for_each_unmove(us, them, flying, |pu, pt| before.push(node(pu, pt)));
