@@ -2,6 +2,7 @@
 
 pub mod brute;
 pub mod brute_counter;
+pub mod http_fixture;
 
 use moulin::seeded::SplitMix64;
 use std::path::PathBuf;

@@ -1,18 +1,16 @@
-//! `moulin fetch` against `moulin serve --static-only` and against a small
-//! HTTP server of this file (throttled, ignoring ranges, flipping a byte,
-//! missing files, stalled): the fetched files equal the served ones byte
+//! `moulin fetch` against `moulin serve --static-only` and against a test
+//! HTTP server (throttled, ignoring ranges, flipping a byte, missing files,
+//! stalled): the fetched files equal the served ones byte
 //! for byte, a stopped fetch continues where it was, and a file whose
 //! SHA-256 (computed here with the `sha2` crate) is not the listed one is
 //! refused.
 
+use moulin_tests::http_fixture::{Faults, HttpFixture, Which};
 use moulin_tests::{moulin, text};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Output, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The tables served by every test: up to 4 stones a side, `.mtb` and `.mtw`.
@@ -51,161 +49,9 @@ fn list(dir: &Path, ext: &str) -> PathBuf {
     path
 }
 
-/// What the test server does besides serving files with ranges.
-#[derive(Clone, Default)]
-struct Behaviour {
-    /// Send the body in pieces of this many bytes, pausing between them.
-    throttle: Option<(usize, Duration)>,
-    /// Flip one bit in the middle of this file.
-    flip: Option<&'static str>,
-    /// Answer 404 for this file.
-    missing: Option<&'static str>,
-    /// Answer 500 for this file.
-    failing: Option<&'static str>,
-    /// Answer every request with the whole file (200), ranges or not.
-    ignore_range: bool,
-    /// Read the request of this file and never answer.
-    stall: Option<&'static str>,
-    /// Send half of what is asked of this file, then nothing more.
-    stall_body: Option<&'static str>,
-}
-
-/// A request a test server received.
-struct Request {
-    path: String,
-    range: Option<String>,
-    /// The `User-Agent` header.
-    client: Option<String>,
-}
-
-type Log = Mutex<Vec<Request>>;
-
-/// A test server of the source's files under `/tables/`; it records each
-/// request's path and `Range` header.
-struct Mirror {
-    url: String,
-    requests: Arc<Log>,
-}
-
-impl Mirror {
-    fn start(behaviour: Behaviour) -> Mirror {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/tables", listener.local_addr().unwrap());
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let log = requests.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let (b, log) = (behaviour.clone(), log.clone());
-                std::thread::spawn(move || answer(stream, &b, &log));
-            }
-        });
-        Mirror { url, requests }
-    }
-
-    /// The `Range` headers of the requests of `name` so far.
-    fn ranges(&self, name: &str) -> Vec<Option<String>> {
-        let path = format!("/tables/{name}");
-        self.requests
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|r| r.path == path)
-            .map(|r| r.range.clone())
-            .collect()
-    }
-}
-
-fn answer(stream: TcpStream, b: &Behaviour, log: &Log) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut first = String::new();
-    if reader.read_line(&mut first).is_err() {
-        return;
-    }
-    let (mut range, mut client) = (None, None);
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
-            break;
-        }
-        if let Some((k, v)) = line.split_once(':') {
-            if k.trim().eq_ignore_ascii_case("range") {
-                range = Some(v.trim().to_string());
-            }
-            if k.trim().eq_ignore_ascii_case("user-agent") {
-                client = Some(v.trim().to_string());
-            }
-        }
-    }
-    let path = first.split(' ').nth(1).unwrap_or("").to_string();
-    log.lock().unwrap().push(Request {
-        path: path.clone(),
-        range: range.clone(),
-        client,
-    });
-    let name = path.strip_prefix("/tables/").unwrap_or("");
-    if Some(name) == b.stall {
-        std::thread::sleep(Duration::from_secs(20));
-        return;
-    }
-    let mut out = stream;
-    let reply = |out: &mut TcpStream, status: &str, headers: &str, body: &[u8]| {
-        let head = format!(
-            "HTTP/1.1 {status}\r\nContent-Length: {}\r\n{headers}Connection: close\r\n\r\n",
-            body.len()
-        );
-        out.write_all(head.as_bytes())?;
-        if Some(name) == b.stall_body {
-            out.write_all(&body[..body.len() / 2])?;
-            out.flush()?;
-            std::thread::sleep(Duration::from_secs(20));
-            return Ok(());
-        }
-        match b.throttle {
-            None => out.write_all(body),
-            Some((piece, pause)) => body.chunks(piece).try_for_each(|c| {
-                std::thread::sleep(pause);
-                out.write_all(c)
-            }),
-        }
-    };
-    let bytes = match std::fs::read(source().join(name)) {
-        Ok(bytes) if Some(name) != b.missing && !name.contains('/') => bytes,
-        _ => {
-            let _ = reply(&mut out, "404 Not Found", "", b"not found\n");
-            return;
-        }
-    };
-    if Some(name) == b.failing {
-        let _ = reply(&mut out, "500 Internal Server Error", "", b"broken\n");
-        return;
-    }
-    let mut bytes = bytes;
-    if Some(name) == b.flip {
-        let middle = bytes.len() / 2;
-        bytes[middle] ^= 1;
-    }
-    let len = bytes.len();
-    let start = range.filter(|_| !b.ignore_range).and_then(|r| {
-        r.strip_prefix("bytes=")?
-            .strip_suffix('-')?
-            .parse::<usize>()
-            .ok()
-    });
-    let _ = match start {
-        None => reply(&mut out, "200 OK", "", &bytes),
-        Some(s) if s >= len => reply(
-            &mut out,
-            "416 Range Not Satisfiable",
-            &format!("Content-Range: bytes */{len}\r\n"),
-            b"",
-        ),
-        Some(s) => reply(
-            &mut out,
-            "206 Partial Content",
-            &format!("Content-Range: bytes {s}-{}/{len}\r\n", len - 1),
-            &bytes[s..],
-        ),
-    };
+/// A test server of the source's files, with these faults.
+fn mirror_with(faults: Faults) -> HttpFixture {
+    HttpFixture::start(source(), faults)
 }
 
 fn fetch_command(url: &str, dir: &Path, args: &[&str]) -> std::process::Command {
@@ -352,9 +198,9 @@ fn kill_when(
 #[test]
 fn a_fetch_killed_twice_continues_to_the_same_bytes() {
     // 2 KiB every 10 ms: about 1.5 s for the tables and WDL tables.
-    let slow = Mirror::start(Behaviour {
+    let slow = mirror_with(Faults {
         throttle: Some((2048, Duration::from_millis(10))),
-        ..Behaviour::default()
+        ..Faults::default()
     });
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("tables");
@@ -402,7 +248,7 @@ fn a_fetch_killed_twice_continues_to_the_same_bytes() {
 
     // Finished at full speed: the same bytes, and each part left by a kill
     // was continued by a range request from its length.
-    let fast = Mirror::start(Behaviour::default());
+    let fast = mirror_with(Faults::default());
     let out = fetch(&fast.url, &dir, &all, &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert_same(&dir, "mtb");
@@ -438,7 +284,7 @@ fn wrong_partial_and_damaged_files_are_fetched_again() {
     damaged[100] ^= 0x10;
     std::fs::write(dir.join("4v4.mtb"), damaged).unwrap();
 
-    let mirror = Mirror::start(Behaviour::default());
+    let mirror = mirror_with(Faults::default());
     let out = fetch(&mirror.url, &dir, &mtb, &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert_same(&dir, "mtb");
@@ -464,9 +310,9 @@ fn a_server_ignoring_ranges_restarts_the_file() {
     let src = files(source(), "mtb");
     // The right first 5000 bytes, then appended to as if it were the rest.
     std::fs::write(dir.join("4v3.mtb.part"), &src["4v3.mtb"][..5000]).unwrap();
-    let mirror = Mirror::start(Behaviour {
+    let mirror = mirror_with(Faults {
         ignore_range: true,
-        ..Behaviour::default()
+        ..Faults::default()
     });
     let out = fetch(&mirror.url, &dir, &list(work.path(), "mtb"), &[]);
     assert!(out.status.success(), "{}", text(&out));
@@ -477,9 +323,11 @@ fn a_server_ignoring_ranges_restarts_the_file() {
 
 #[test]
 fn a_file_with_a_flipped_byte_is_refused_and_the_others_kept() {
-    let mirror = Mirror::start(Behaviour {
-        flip: Some("3v4.mtb"),
-        ..Behaviour::default()
+    // One bit flipped in the middle of 3v4.
+    let middle = std::fs::metadata(source().join("3v4.mtb")).unwrap().len() / 2;
+    let mirror = mirror_with(Faults {
+        flip: Some(("3v4.mtb".into(), middle)),
+        ..Faults::default()
     });
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("tables");
@@ -505,10 +353,10 @@ fn a_file_with_a_flipped_byte_is_refused_and_the_others_kept() {
 
 #[test]
 fn missing_and_failing_files_are_named_with_their_status() {
-    let mirror = Mirror::start(Behaviour {
-        missing: Some("4v3.mtb"),
-        failing: Some("3v3.mtb"),
-        ..Behaviour::default()
+    let mirror = mirror_with(Faults {
+        missing: Which::file("4v3.mtb"),
+        fail: Which::file("3v3.mtb"),
+        ..Faults::default()
     });
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("tables");
@@ -533,10 +381,10 @@ fn missing_and_failing_files_are_named_with_their_status() {
 
 #[test]
 fn a_stalled_server_is_given_up_after_the_timeout_and_the_part_kept() {
-    let mirror = Mirror::start(Behaviour {
-        stall: Some("3v3.mtb"),
-        stall_body: Some("4v4.mtb"),
-        ..Behaviour::default()
+    let mirror = mirror_with(Faults {
+        stall: Which::file("3v3.mtb"),
+        stall_body: Which::file("4v4.mtb"),
+        ..Faults::default()
     });
     let work = tempfile::tempdir().unwrap();
     let start = Instant::now();
@@ -568,11 +416,11 @@ fn a_stalled_server_is_given_up_after_the_timeout_and_the_part_kept() {
     assert!(part.len() > full.len() / 2 && full.starts_with(&part));
     // Every request said who asked.
     let ours = format!("moulin/{}", env!("CARGO_PKG_VERSION"));
-    for r in mirror.requests.lock().unwrap().iter() {
+    for r in mirror.requests() {
         assert_eq!(r.client.as_deref(), Some(ours.as_str()), "{}", r.path);
     }
 
-    let fine = Mirror::start(Behaviour::default());
+    let fine = mirror_with(Faults::default());
     let out = fetch_command(&fine.url, work.path(), &sectors)
         .output()
         .unwrap();
@@ -589,7 +437,7 @@ fn a_stalled_server_is_given_up_after_the_timeout_and_the_part_kept() {
 
 #[test]
 fn wdl_tables_need_a_list_given() {
-    let mirror = Mirror::start(Behaviour::default());
+    let mirror = mirror_with(Faults::default());
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("tables");
     let out = fetch_command(&mirror.url, &dir, &["--set", "wdl"])
@@ -647,10 +495,10 @@ fn bad_arguments_are_refused_with_exit_code_2() {
 fn a_directory_being_written_is_not_fetched_into() {
     let work = tempfile::tempdir().unwrap();
     let _held = moulin::lock::DirectoryLock::acquire(work.path(), "moulin solve").unwrap();
-    let mirror = Mirror::start(Behaviour::default());
+    let mirror = mirror_with(Faults::default());
     let out = fetch(&mirror.url, work.path(), &list(work.path(), "mtb"), &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("moulin solve"), "{}", text(&out));
-    assert!(mirror.requests.lock().unwrap().is_empty());
+    assert!(mirror.requests().is_empty());
     assert!(files(work.path(), "mtb").is_empty());
 }

@@ -1,6 +1,6 @@
 //! `Tablebase::open_url`: a table set read over HTTP by range requests
 //! answers exactly what the same tables in a directory answer, through
-//! `moulin serve` and through a server in this test that can misbehave
+//! `moulin serve` and through a test server that can misbehave
 //! (flip a byte, stall, answer 500, ignore ranges); blocks kept in a disk
 //! cache are checked, used and bounded.
 
@@ -9,165 +9,14 @@ use moulin_core::table::Table;
 use moulin_probe::error::chain;
 use moulin_probe::remote::RemoteOptions;
 use moulin_probe::{FileError, Outcome, Position, ProbeError, Sector, Side, Tablebase};
+use moulin_tests::http_fixture::{Faults, HttpFixture, Which};
 use moulin_tests::serve_tables;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn solved() -> &'static Path {
     moulin_tests::solved(4)
-}
-
-/// How the test server misbehaves.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Fault {
-    None,
-    /// Flips the byte at this offset of every file, in every reply that
-    /// holds it.
-    Flip(u64),
-    /// Sends half of every reply for a block, then stalls.
-    Stall,
-    /// Answers every request with 500.
-    Status500,
-    /// Answers every request with the whole file, status 200.
-    IgnoreRange,
-}
-
-/// A range server for a directory, in threads of this test; records the
-/// ranges asked for.
-struct TestServer {
-    url: String,
-    ranges: Arc<Mutex<Vec<(String, u64, u64)>>>,
-}
-
-impl TestServer {
-    fn start(dir: &Path, fault: Fault) -> TestServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/tables", listener.local_addr().unwrap());
-        let ranges = Arc::new(Mutex::new(Vec::new()));
-        let (dir, log) = (dir.to_path_buf(), Arc::clone(&ranges));
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let (dir, log) = (dir.clone(), Arc::clone(&log));
-                std::thread::spawn(move || serve_connection(stream, &dir, fault, &log));
-            }
-        });
-        TestServer { url, ranges }
-    }
-
-    fn block_requests(&self) -> usize {
-        let ranges = self.ranges.lock().unwrap();
-        ranges
-            .iter()
-            .filter(|(_, a, len)| is_block(*a, *len))
-            .count()
-    }
-}
-
-/// Whether a request is for a block: not the opening one (from 0), not the
-/// block index (from 128), not the 4-byte trailer marker.
-fn is_block(start: u64, len: u64) -> bool {
-    start != 0 && start != 128 && len != 4
-}
-
-fn serve_connection(
-    stream: TcpStream,
-    dir: &Path,
-    fault: Fault,
-    log: &Mutex<Vec<(String, u64, u64)>>,
-) {
-    // A head and a body written apart would wait on Nagle's algorithm and
-    // the client's delayed acknowledgement, 40 ms a reply.
-    stream.set_nodelay(true).unwrap();
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut stream = stream;
-    loop {
-        let mut request = String::new();
-        if reader.read_line(&mut request).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut range = None;
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            if line.trim().is_empty() {
-                break;
-            }
-            if let Some((name, value)) = line.split_once(':') {
-                if name.eq_ignore_ascii_case("range") {
-                    let (a, b) = value
-                        .trim()
-                        .strip_prefix("bytes=")
-                        .unwrap()
-                        .split_once('-')
-                        .unwrap();
-                    range = Some((a.parse::<u64>().unwrap(), b.parse::<u64>().unwrap()));
-                }
-            }
-        }
-        let path = request.split(' ').nth(1).unwrap_or("");
-        let name = path.strip_prefix("/tables/").unwrap_or("").to_string();
-        let write = |stream: &mut TcpStream, head: String, body: &[u8]| {
-            stream.write_all(head.as_bytes())?;
-            stream.write_all(body)
-        };
-        if fault == Fault::Status500 {
-            let body = b"broken";
-            let head = format!(
-                "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\n\r\n",
-                body.len()
-            );
-            if write(&mut stream, head, body).is_err() {
-                return;
-            }
-            continue;
-        }
-        let file = (!name.contains('/'))
-            .then(|| std::fs::read(dir.join(&name)).ok())
-            .flatten();
-        let Some(mut bytes) = file else {
-            let head = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".to_string();
-            if write(&mut stream, head, b"").is_err() {
-                return;
-            }
-            continue;
-        };
-        if let Fault::Flip(at) = fault {
-            if let Some(b) = bytes.get_mut(at as usize) {
-                *b ^= 0x20;
-            }
-        }
-        let total = bytes.len() as u64;
-        let cache = "ETag: \"v1\"\r\nCache-Control: public, max-age=31536000, immutable\r\nAccept-Ranges: bytes\r\n";
-        let (a, b) = range.unwrap_or((0, total - 1));
-        log.lock().unwrap().push((name, a, b + 1 - a));
-        if fault == Fault::IgnoreRange {
-            let head = format!("HTTP/1.1 200 OK\r\n{cache}Content-Length: {total}\r\n\r\n");
-            if write(&mut stream, head, &bytes).is_err() {
-                return;
-            }
-            continue;
-        }
-        let b = b.min(total - 1);
-        let body = &bytes[a as usize..=b as usize];
-        let head = format!(
-            "HTTP/1.1 206 Partial Content\r\n{cache}Content-Range: bytes {a}-{b}/{total}\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        );
-        if fault == Fault::Stall && is_block(a, b + 1 - a) {
-            let _ = write(&mut stream, head, &body[..body.len() / 2]);
-            let _ = stream.flush();
-            std::thread::sleep(Duration::from_secs(30));
-            return;
-        }
-        if write(&mut stream, head, body).is_err() {
-            return;
-        }
-    }
 }
 
 /// Seeded positions over every sector up to 4 stones a side, both sides
@@ -254,7 +103,7 @@ fn answers_equal_the_directory_and_missing_tables_are_missing() {
             std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
         }
     }
-    let server = TestServer::start(dir.path(), Fault::None);
+    let server = HttpFixture::start(dir.path(), Faults::default());
     // A small first request: the block index comes by a request of its own.
     let options = RemoteOptions::default().first_request(1024);
     let remote = Tablebase::open_url_with(&server.url, options).unwrap();
@@ -264,7 +113,8 @@ fn answers_equal_the_directory_and_missing_tables_are_missing() {
     let pos: Position = "W:a1,d1,g1,a4 B:b2,d2,f2 w".parse().unwrap();
     assert!(matches!(remote.probe(&pos), Err(ProbeError::MissingSector(s)) if s.name() == "4v3"));
     // A WDL set read remotely answers the distance tables' outcomes.
-    let wdl = Tablebase::open_url_wdl(&TestServer::start(solved(), Fault::None).url).unwrap();
+    let wdl =
+        Tablebase::open_url_wdl(&HttpFixture::start(solved(), Faults::default()).url).unwrap();
     let full = Tablebase::open(solved()).unwrap();
     for pos in positions.iter().take(100) {
         match full.probe_wdl(pos) {
@@ -288,7 +138,7 @@ fn a_remote_play_set_answers_as_the_tables() {
     // Without the distance table of 4v4, its positions are errors, never
     // answers (a sector needs both its files).
     std::fs::remove_file(play.path().join("4v4.mtd")).unwrap();
-    let server = TestServer::start(play.path(), Fault::None);
+    let server = HttpFixture::start(play.path(), Faults::default());
     let remote = Tablebase::open_url_play(&server.url).unwrap();
     let pos: Position = "W:a1,d1,g1,a4 B:b2,d2,f2,b4 w".parse().unwrap();
     let err = remote.probe(&pos).unwrap_err();
@@ -328,7 +178,11 @@ fn damaged_block() -> (Sector, u64, u32, u32) {
 #[test]
 fn a_flipped_byte_is_an_error_never_a_wrong_answer() {
     let (sector, at, block, per_block) = damaged_block();
-    let server = TestServer::start(solved(), Fault::Flip(at));
+    let faults = Faults {
+        flip: Some((format!("{}.mtb", sector.name()), at)),
+        ..Faults::default()
+    };
+    let server = HttpFixture::start(solved(), faults);
     let remote = Tablebase::open_url(&server.url).unwrap();
     let local = Tablebase::open(solved()).unwrap();
     // Every slot of the damaged block is an error naming the checksum.
@@ -362,7 +216,11 @@ fn a_flipped_byte_is_an_error_never_a_wrong_answer() {
 
 #[test]
 fn a_stalled_reply_is_an_error_within_the_timeout() {
-    let server = TestServer::start(solved(), Fault::Stall);
+    let faults = Faults {
+        stall_body: Which::Blocks,
+        ..Faults::default()
+    };
+    let server = HttpFixture::start(solved(), faults);
     let options = RemoteOptions::default()
         .timeout(Duration::from_secs(1))
         .first_request(1024);
@@ -383,7 +241,11 @@ fn a_stalled_reply_is_an_error_within_the_timeout() {
 
 #[test]
 fn an_error_status_names_the_url_and_the_status() {
-    let server = TestServer::start(solved(), Fault::Status500);
+    let faults = Faults {
+        fail: Which::All,
+        ..Faults::default()
+    };
+    let server = HttpFixture::start(solved(), faults);
     let remote = Tablebase::open_url(&server.url).unwrap();
     let pos: Position = "W:a1,d1,g1 B:b2,d2,f2 w".parse().unwrap();
     let err = remote.probe(&pos).unwrap_err();
@@ -424,17 +286,24 @@ fn an_error_status_names_the_url_and_the_status() {
     }
 }
 
+fn ignore_range() -> Faults {
+    Faults {
+        ignore_range: true,
+        ..Faults::default()
+    }
+}
+
 #[test]
 fn a_server_that_ignores_ranges_is_refused_unless_the_file_is_small() {
     // The test tables are small: sent whole, they are used whole.
-    let server = TestServer::start(solved(), Fault::IgnoreRange);
+    let server = HttpFixture::start(solved(), ignore_range());
     let remote = Tablebase::open_url(&server.url).unwrap();
     let local = Tablebase::open(solved()).unwrap();
     compare(&remote, &local, &positions(60));
     // A large file sent whole is refused, not downloaded.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("3v3.mtb"), vec![0u8; 3 << 20]).unwrap();
-    let server = TestServer::start(dir.path(), Fault::IgnoreRange);
+    let server = HttpFixture::start(dir.path(), ignore_range());
     let pos: Position = "W:a1,d1,g1 B:b2,d2,f2 w".parse().unwrap();
     let err = Tablebase::open_url(&server.url)
         .unwrap()
@@ -467,7 +336,7 @@ fn the_disk_cache_is_used_checked_and_bounded() {
         .cache_dir(Some(cache.path().to_path_buf()));
     let local = Tablebase::open(solved()).unwrap();
     let positions = positions(150);
-    let server = TestServer::start(solved(), Fault::None);
+    let server = HttpFixture::start(solved(), Faults::default());
     let run = |options: &RemoteOptions| {
         let remote = Tablebase::open_url_with(&server.url, options.clone()).unwrap();
         compare(&remote, &local, &positions);
@@ -521,10 +390,10 @@ fn two_blocks() -> (Position, Position) {
 #[test]
 fn a_probe_costs_few_requests_and_a_repeated_one_none() {
     let (a, b) = two_blocks();
-    let server = TestServer::start(solved(), Fault::None);
+    let server = HttpFixture::start(solved(), Faults::default());
     let options = RemoteOptions::default().first_request(1024);
     let tb = Tablebase::open_url_with(&server.url, options.clone()).unwrap();
-    let requests = || server.ranges.lock().unwrap().len();
+    let requests = || server.requests().len();
     tb.probe(&a).unwrap();
     // The first request, the trailer, the rest of the block index if it
     // goes past the first request's 1024 bytes, one block.
