@@ -23,6 +23,7 @@ pub mod play;
 pub mod position;
 pub mod rules;
 pub mod sector;
+pub mod seeded;
 pub mod table;
 pub mod value;
 

@@ -106,15 +106,12 @@ impl Tablebase {
 /// whole game still draws independently at each position (splitmix64's
 /// finaliser over the stones, hands and side).
 fn position_key(pos: &Position) -> u64 {
-    let mut x = pos.white as u64
+    let x = pos.white as u64
         | (pos.black as u64) << 24
         | (pos.white_hand as u64) << 48
         | (pos.black_hand as u64) << 52
         | ((pos.side == moulin_core::position::Side::Black) as u64) << 56;
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
+    moulin_core::seeded::splitmix64(x)
 }
 
 /// The choice of `choose_move` among advice sorted best first.

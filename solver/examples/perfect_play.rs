@@ -11,7 +11,7 @@
 //!
 //! `cargo run --release --features studies --example perfect_play -- data/tables 200 12 400 1`
 
-use moulin::seeded::SplitMix64;
+use moulin_core::seeded::SplitMix64;
 use moulin_probe::{Outcome, Position, Tablebase};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

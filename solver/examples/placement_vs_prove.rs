@@ -10,8 +10,8 @@
 //! `cargo run --release --features studies --example placement_vs_prove -- data/tables data/moving-only 20 18 2 600`
 
 use moulin::prove::{Prover, Wdl};
-use moulin::seeded::SplitMix64;
 use moulin_core::index::Indexer;
+use moulin_core::seeded::SplitMix64;
 use moulin_core::value::HOLE;
 use moulin_probe::{Outcome, Position, Tablebase};
 use std::time::Instant;

@@ -16,8 +16,8 @@
 //!
 //! `cargo run --release --features studies --example rule_play -- DIR [games] [plies] [seed]`
 
-use moulin::seeded::SplitMix64;
 use moulin_core::index::Indexer;
+use moulin_core::seeded::SplitMix64;
 use moulin_probe::{Position, RuleOutcome, Tablebase};
 
 fn won(v: RuleOutcome) -> bool {

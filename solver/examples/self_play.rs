@@ -15,7 +15,7 @@
 //!
 //! `cargo run --release --features studies --example self_play -- data/tables 200 120 1`
 
-use moulin::seeded::SplitMix64;
+use moulin_core::seeded::SplitMix64;
 use moulin_probe::{Level, Move, Outcome, Position, Rules, Tablebase};
 
 /// Who plays White (the tables side).

@@ -11,7 +11,6 @@ pub mod doc_example;
 pub mod lock;
 pub mod perft;
 pub mod prove;
-pub mod seeded;
 pub mod solve;
 pub mod verify;
 pub mod write;

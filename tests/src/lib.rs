@@ -4,7 +4,7 @@ pub mod brute;
 pub mod brute_counter;
 pub mod http_fixture;
 
-use moulin::seeded::SplitMix64;
+use moulin_core::seeded::SplitMix64;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::OnceLock;

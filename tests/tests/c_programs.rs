@@ -5,7 +5,7 @@
 //! damaged tables; the WDL tables (`moulin_open_wdl`, `moulin_probe_wdl`)
 //! against the CLI's outcomes from the distance tables.
 
-use moulin::seeded::SplitMix64;
+use moulin_core::seeded::SplitMix64;
 use moulin_probe::{Position, Side};
 use moulin_tests::{copy_of, moulin, random_points, text};
 use serde_json::Value;

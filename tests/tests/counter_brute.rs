@@ -9,7 +9,7 @@
 //! prints the figures (per sector and limit: the five values and the longest
 //! DTC) while asserting them.
 
-use moulin::seeded::SplitMix64;
+use moulin_core::seeded::SplitMix64;
 use moulin_core::Node;
 use moulin_probe::{Outcome, Position, Rules};
 use moulin_tests::brute::{self, Key};

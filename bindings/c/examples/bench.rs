@@ -52,14 +52,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Random moving-phase positions, 3 to 5 stones a side, either side to move.
 fn random_positions(n: usize) -> String {
-    let mut state = 0x5EED_u64;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = moulin_core::seeded::SplitMix64::new(0x5EED);
+    let mut next = move || rng.next_u64();
     let mut out = String::new();
     for _ in 0..n {
         let (w, b, side) = (3 + next() % 3, 3 + next() % 3, next() % 2);

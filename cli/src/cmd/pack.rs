@@ -9,11 +9,11 @@
 
 use super::InputError;
 use anyhow::Context;
-use moulin::seeded::splitmix64;
 use moulin::solve::driver::lock_directory;
 use moulin::write::{write_contents, Contents, WriteOptions};
 use moulin_core::index::{numbered_as, Indexer, MOVER_MAJOR, OPPONENT_MAJOR};
 use moulin_core::play::{outcome_code, symbol};
+use moulin_core::seeded::splitmix64;
 use moulin_core::table::{Encoding, PlaySide, Table, TableKind, TableSummary};
 use moulin_probe::{Rules, Sector, Tablebase};
 use serde_json::json;

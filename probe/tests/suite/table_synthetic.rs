@@ -6,13 +6,7 @@ use moulin_core::index::Indexer;
 use moulin_core::value::HOLE;
 use moulin_probe::Sector;
 
-/// A small pseudo-random generator (SplitMix64), so the tests need no crate.
-pub fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+use moulin_core::seeded::splitmix64;
 
 /// Codes for every slot of `sector`: `HOLE` at the holes, else a code below
 /// `below` (at least 1) picked from the slot and `seed`, draws (0) for about
@@ -24,7 +18,7 @@ pub fn values(sector: Sector, below: u16, seed: u64) -> Vec<u16> {
             if !ix.is_canonical(sector, slot) {
                 return HOLE;
             }
-            let r = mix(slot ^ seed.rotate_left(32));
+            let r = splitmix64(slot ^ seed.rotate_left(32));
             if r & 1 == 0 {
                 0
             } else {

@@ -6,9 +6,10 @@ use crate::table_synthetic;
 use moulin::write::write_table;
 use moulin_core::index::Indexer;
 use moulin_core::position::Side;
+use moulin_core::seeded::splitmix64;
 use moulin_probe::error::ProbeError;
 use moulin_probe::{Outcome, Position, Rules, Sector, Tablebase};
-use table_synthetic::{mix, values};
+use table_synthetic::values;
 
 /// A 3 v 3 table (captures from 3 v 3 end the game, so it is closed under moves).
 fn three_v_three(rules: Rules) -> (tempfile::TempDir, Vec<u16>) {
@@ -25,7 +26,7 @@ fn positions(count: u64) -> Vec<Position> {
     let s = Sector::moving(3, 3);
     (0..count)
         .map(|i| {
-            let node = ix.unindex(s, mix(i) % ix.slots(s)).unwrap();
+            let node = ix.unindex(s, splitmix64(i) % ix.slots(s)).unwrap();
             let side = if i % 2 == 0 { Side::White } else { Side::Black };
             Position::from_node(node, side)
         })

@@ -1,5 +1,6 @@
 //! Seeded, reproducible pseudo-random numbers (splitmix64): the positions
-//! `moulin pack --check` samples, and those of the tests and the studies.
+//! `moulin pack --check` samples, the key a playing level mixes into its
+//! seed, and the draws of the tests, the benchmarks and the studies.
 //! The same seed gives the same numbers on every platform and in every
 //! version, so a sample can be drawn again.
 
@@ -11,7 +12,7 @@ const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 /// `seed`, whatever order the draws are made in.
 ///
 /// ```
-/// use moulin::seeded::splitmix64;
+/// use moulin_core::seeded::splitmix64;
 ///
 /// assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
 /// ```
@@ -26,7 +27,7 @@ pub fn splitmix64(x: u64) -> u64 {
 /// state, which then advances by a constant.
 ///
 /// ```
-/// use moulin::seeded::{splitmix64, SplitMix64};
+/// use moulin_core::seeded::{splitmix64, SplitMix64};
 ///
 /// let mut rng = SplitMix64::new(7);
 /// assert_eq!(rng.next_u64(), splitmix64(7));
