@@ -91,6 +91,16 @@ pub struct Node {
 }
 
 impl Node {
+    /// A node of the moving phase: these stones on the board, none in hand.
+    pub fn moving(us: Bitboard, them: Bitboard) -> Node {
+        Node {
+            us,
+            them,
+            us_hand: 0,
+            them_hand: 0,
+        }
+    }
+
     /// Stones of the player to move, on the board and in hand.
     pub fn us_total(&self) -> u32 {
         self.us.count_ones() + self.us_hand as u32

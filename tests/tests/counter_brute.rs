@@ -32,12 +32,7 @@ fn sectors(count: usize) -> Vec<Key> {
 }
 
 fn node(us: u32, them: u32) -> Node {
-    Node {
-        us,
-        them,
-        us_hand: 0,
-        them_hand: 0,
-    }
+    Node::moving(us, them)
 }
 
 fn text(us: u32, them: u32) -> String {

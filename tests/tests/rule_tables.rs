@@ -50,12 +50,7 @@ fn solve(rule: Rule, placement: bool) -> (TempDir, Tablebase) {
 }
 
 fn node(us: u32, them: u32) -> Node {
-    Node {
-        us,
-        them,
-        us_hand: 0,
-        them_hand: 0,
-    }
+    Node::moving(us, them)
 }
 
 fn position(us: u32, them: u32) -> Position {

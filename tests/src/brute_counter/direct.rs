@@ -33,12 +33,7 @@ struct Fixed {
 }
 
 fn node(us: u32, them: u32) -> Node {
-    Node {
-        us,
-        them,
-        us_hand: 0,
-        them_hand: 0,
-    }
+    Node::moving(us, them)
 }
 
 fn fixed(us: u32, them: u32, rule: Rule, lower: &Solved<Wdl>) -> Fixed {

@@ -81,12 +81,7 @@ const DONE: u8 = 4;
 const DRAWS: u16 = u16::MAX;
 
 fn node(us: u32, them: u32) -> Node {
-    Node {
-        us,
-        them,
-        us_hand: 0,
-        them_hand: 0,
-    }
+    Node::moving(us, them)
 }
 
 /// The forward pass for one position: its conversions and quiet turns.
