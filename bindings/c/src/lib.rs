@@ -208,6 +208,15 @@ unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> Result<&'a str, Failu
         .map_err(|e| Failure(MOULIN_ERR_UTF8, format!("{what} is not valid UTF-8: {e}")))
 }
 
+/// The place an answer is written to, `MOULIN_ERR_NULL` if it is NULL.
+///
+/// # Safety
+/// `ptr` is NULL or valid for writing one `T`.
+unsafe fn out_arg<'a, T>(ptr: *mut T, what: &str) -> Result<&'a mut T, Failure> {
+    ptr.as_mut()
+        .ok_or_else(|| Failure(MOULIN_ERR_NULL, format!("{what} is NULL")))
+}
+
 /// # Safety
 /// `position` is NULL or points to a NUL-terminated string.
 unsafe fn position_arg(position: *const c_char) -> Result<Position, Failure> {
@@ -442,12 +451,7 @@ pub unsafe extern "C" fn moulin_probe(
         let tables = tables_arg(tb)?;
         let position = position_arg(position)?;
         let tables = distance_tables(tables)?;
-        if out.is_null() {
-            return Err(Failure(
-                MOULIN_ERR_NULL,
-                "the result pointer is NULL".into(),
-            ));
-        }
+        let out = out_arg(out, "the result pointer")?;
         let outcome = tables.probe(&position).map_err(probe_failure)?;
         *out = result_of(outcome);
         Ok(())
@@ -480,12 +484,7 @@ pub unsafe extern "C" fn moulin_probe_wdl(
     guard(|| {
         let tables = tables_arg(tb)?;
         let position = position_arg(position)?;
-        if outcome.is_null() {
-            return Err(Failure(
-                MOULIN_ERR_NULL,
-                "the outcome pointer is NULL".into(),
-            ));
-        }
+        let outcome = out_arg(outcome, "the outcome pointer")?;
         let value = tables.probe_wdl(&position).map_err(probe_failure)?;
         *outcome = wdl_code(value);
         Ok(())
@@ -530,12 +529,7 @@ pub unsafe extern "C" fn moulin_probe_counter(
         let position = position_arg(position)?;
         let tables = distance_tables(tables)?;
         let counter = counter_arg(counter)?;
-        if out.is_null() {
-            return Err(Failure(
-                MOULIN_ERR_NULL,
-                "the result pointer is NULL".into(),
-            ));
-        }
+        let out = out_arg(out, "the result pointer")?;
         let value = tables
             .probe_counter(&position, counter)
             .map_err(probe_failure)?;
@@ -649,9 +643,7 @@ unsafe fn write_moves(
         let position = position_arg(position)?;
         let tables = distance_tables(tables)?;
         let counter = counter.map(counter_arg).transpose()?;
-        if count.is_null() {
-            return Err(Failure(MOULIN_ERR_NULL, "the count pointer is NULL".into()));
-        }
+        let count = out_arg(count, "the count pointer")?;
         if moves.is_null() && capacity > 0 {
             return Err(Failure(MOULIN_ERR_NULL, "the moves array is NULL".into()));
         }
