@@ -259,12 +259,7 @@ mod tests {
             no_capture_limit: Some(10),
             ..Rules::default()
         };
-        let moving = Node {
-            us: 0b111,
-            them: 0b111 << 8,
-            us_hand: 0,
-            them_hand: 0,
-        };
+        let moving = Node::moving(0b111, 0b111 << 8);
         let placing = Node {
             us_hand: 1,
             ..moving
@@ -283,10 +278,25 @@ mod tests {
         assert_eq!(v(&moving, true, RuleOutcome::Loss(30)), RuleOutcome::Win(1));
         assert_eq!(v(&moving, true, RuleOutcome::Loss(0)), RuleOutcome::Win(1));
         assert_eq!(v(&moving, true, RuleOutcome::Win(3)), RuleOutcome::Loss(1));
-        // During placement every turn counts one, captures too.
+        // A quiet move from a won position: a blessed loss past the limit;
+        // a capture into a cursed win: a blessed loss N + 1.
+        assert_eq!(
+            v(&moving, false, RuleOutcome::Win(10)),
+            RuleOutcome::BlessedLoss(11)
+        );
+        assert_eq!(
+            v(&moving, true, RuleOutcome::CursedWin(30)),
+            RuleOutcome::BlessedLoss(11)
+        );
+        // During placement every turn counts one, captures too, and past the
+        // limit the values stay cursed and blessed.
         assert_eq!(
             v(&placing, true, RuleOutcome::Loss(30)),
             RuleOutcome::Win(31)
+        );
+        assert_eq!(
+            v(&placing, false, RuleOutcome::BlessedLoss(12)),
+            RuleOutcome::CursedWin(13)
         );
         assert_eq!(
             move_value(&Rules::default(), &moving, true, RuleOutcome::Loss(30)),
