@@ -4,24 +4,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use moulin_core::index::Indexer;
+use moulin_core::seeded::SplitMix64;
 use moulin_core::Sector;
 use moulin_core::{Node, Symmetries};
-
-/// xorshift64*: the same positions on every run.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 const COUNT: usize = 4096;
 
@@ -29,7 +14,7 @@ const COUNT: usize = 4096;
 fn samples() -> (Vec<(Sector, u64)>, Vec<Node>) {
     let ix = Indexer::get();
     let sectors = Sector::all(false);
-    let mut rng = Random(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     let mut slots = Vec::with_capacity(COUNT);
     let mut nodes = Vec::with_capacity(COUNT);
     let sym = Symmetries::get();

@@ -2,49 +2,34 @@
 //! positions of each phase, reported as moves generated per second.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use moulin_core::seeded::SplitMix64;
 use moulin_core::Node;
 use moulin_core::{Position, Rules, Side};
 
-/// A small deterministic generator (xorshift64*), so every run sees the same positions.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// `k` distinct points outside `taken`.
-    fn points(&mut self, k: u32, taken: u32) -> u32 {
-        let mut set = 0u32;
-        while set.count_ones() < k {
-            let p = self.below(24) as u32;
-            if (taken | set) & 1 << p == 0 {
-                set |= 1 << p;
-            }
+/// `k` distinct points outside `taken`.
+fn points(rng: &mut SplitMix64, k: u32, taken: u32) -> u32 {
+    let mut set = 0u32;
+    while set.count_ones() < k {
+        let p = rng.below(24) as u32;
+        if (taken | set) & 1 << p == 0 {
+            set |= 1 << p;
         }
-        set
     }
+    set
 }
 
 /// `count` valid positions whose stone counts `shape` draws.
 fn positions(
     seed: u64,
     count: usize,
-    mut shape: impl FnMut(&mut Random) -> (u32, u32, u8),
+    mut shape: impl FnMut(&mut SplitMix64) -> (u32, u32, u8),
 ) -> Vec<Node> {
-    let mut rng = Random(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let (us, them, hand) = shape(&mut rng);
-        let white = rng.points(us, 0);
-        let black = rng.points(them, white);
+        let white = points(&mut rng, us, 0);
+        let black = points(&mut rng, them, white);
         let pos = Position {
             white,
             black,

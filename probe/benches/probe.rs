@@ -16,20 +16,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use moulin_core::index::Indexer;
+use moulin_core::seeded::SplitMix64;
 use moulin_probe::{Position, Sector, Side, Tablebase};
 use std::path::PathBuf;
-
-/// xorshift64*: the same positions on every run.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
 
 /// The sector probed: 5v5, or `MOULIN_BENCH_SECTOR`.
 fn sector() -> Sector {
@@ -62,10 +51,10 @@ fn tables() -> PathBuf {
 fn positions(count: usize) -> Vec<Position> {
     let ix = Indexer::get();
     let s = sector();
-    let mut rng = Random(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     (0..count)
         .map(|i| {
-            let node = ix.unindex(s, rng.next() % ix.slots(s)).expect("slot");
+            let node = ix.unindex(s, rng.below(ix.slots(s))).expect("slot");
             // During placement the hands say whose turn it is.
             let side = match (s.is_moving(), i % 2) {
                 (false, _) => node.side_by_hands(),
