@@ -103,10 +103,15 @@ pub mod remote;
 pub mod report;
 mod tablebase;
 
+/// The board as a front end draws it: the 24 points with their names, the
+/// lines between them and the mills (`docs/rules.md`).
+pub mod board {
+    pub use moulin_core::board::{points, Bitboard, Point, ADJACENT, MILLS, POINTS, POINT_NAMES};
+}
+
 pub use advice::{AdviceOptions, Chances, MoveAdvice};
 pub use error::{ErrorKind, FileError, ProbeError};
 pub use level::Level;
-pub use moulin_core::board;
 pub use moulin_core::table::{Counts, ReadHint, Storage, TableKind, TableSummary};
 pub use moulin_core::{Move, MoveError, Position, PositionError, Rules, Sector, Side};
 pub use moulin_core::{Outcome, RuleOutcome, Wdl};

@@ -20,8 +20,8 @@
 //! rayon (in the current thread pool); the last ply is not generated but
 //! counted in bulk from bitboards (`count_moves`).
 
+use moulin_core::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, MILLS};
 use moulin_core::Node;
-use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, MILLS};
 use moulin_probe::{Move, Position, Rules};
 use rayon::prelude::*;
 

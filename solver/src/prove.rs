@@ -15,9 +15,9 @@
 //! transposition table's bounds of the children, then captures, blocks of
 //! the opponent's open pairs, own new pairs and well-connected points.
 
+use moulin_core::board::{points, Bitboard, ADJACENT, MILLS_THROUGH};
 use moulin_core::index::Indexer;
 use moulin_core::Node;
-use moulin_probe::board::{points, Bitboard, ADJACENT, MILLS_THROUGH};
 use moulin_probe::{Move, ProbeError, Rules, Sector, Tablebase};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

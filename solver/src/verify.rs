@@ -30,11 +30,11 @@
 //! verified value and the same counts.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use moulin_core::board::SYMMETRY_COUNT;
 use moulin_core::index::{Indexer, BINOMIAL};
 use moulin_core::table::{TableSummary, EXTENSION, WDL_EXTENSION};
 use moulin_core::value::HOLE;
 use moulin_core::Node;
-use moulin_probe::board::SYMMETRY_COUNT;
 use moulin_probe::{Move, Position, RuleOutcome, Rules, Sector, Side};
 use rayon::prelude::*;
 use std::collections::hash_map::Entry;
@@ -414,7 +414,7 @@ impl SectorValues<'_> {
         let mut out = ValueCheck::default();
         let mut histogram = [0u32; SMALL_CODES];
         let per_orbit =
-            BINOMIAL[moulin_probe::board::POINTS - s.opp_board as usize][s.stm_board as usize];
+            BINOMIAL[moulin_core::board::POINTS - s.opp_board as usize][s.stm_board as usize];
         let mut start = range.start;
         while start < range.end {
             let orbit = start / per_orbit;

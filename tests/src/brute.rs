@@ -12,8 +12,8 @@
 //! Values are stored as `Outcome::code` (0 draw, `d + 1` for a win or a loss
 //! in `d`, the parity telling which).
 
+use moulin_core::board::{MILLS, POINT_NAMES};
 use moulin_core::{Node, Point};
-use moulin_probe::board::{MILLS, POINT_NAMES};
 use moulin_probe::{Move, Outcome};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::OnceLock;

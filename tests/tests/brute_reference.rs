@@ -2,9 +2,9 @@
 //! facts that do not come from it: the rule text, the published 3 v 3 result,
 //! and the definition of the values applied one ply at a time.
 
+use moulin_core::board::{ADJACENT, MILLS, POINT_NAMES};
 use moulin_core::seeded::SplitMix64;
 use moulin_core::Node;
-use moulin_probe::board::{ADJACENT, MILLS, POINT_NAMES};
 use moulin_probe::{Outcome, Position, Rules};
 use moulin_tests::brute::{self, positions_by_us, positions_by_us_in, BruteTable, Key};
 use moulin_tests::random_points;

@@ -68,7 +68,7 @@ fn position_text() -> impl Strategy<Value = String> {
         .prop_map(|(white, black, black_to_move, hands)| {
             let names = |list: Vec<usize>| {
                 list.iter()
-                    .map(|&i| moulin_probe::board::POINT_NAMES[i])
+                    .map(|&i| moulin_core::board::POINT_NAMES[i])
                     .collect::<Vec<_>>()
                     .join(",")
             };

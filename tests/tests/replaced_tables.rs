@@ -4,9 +4,9 @@
 //! never a value the tables never held.
 
 use moulin::solve::{solve_moving, SolveOptions};
+use moulin_core::board::POINT_NAMES;
 use moulin_core::index::Indexer;
 use moulin_core::Node;
-use moulin_probe::board::POINT_NAMES;
 use moulin_probe::{Outcome, Position, Rules, Sector, Tablebase};
 use moulin_tests::{moulin, text};
 use std::io::{BufRead, BufReader, Write};

@@ -19,10 +19,10 @@
 
 use super::retro::{for_each_capture_slot, LowerSectors, Progress};
 use super::scheme::{Codes, Dtc, Dtw, Scheme};
+use moulin_core::board::{removable, stones_in_mills, POINTS};
 use moulin_core::index::{colex_rank, compress, Indexer, BINOMIAL};
 use moulin_core::prefetch;
 use moulin_core::value::{HOLE, LOST_NOW as LOST};
-use moulin_probe::board::{removable, stones_in_mills, POINTS};
 use moulin_probe::{Rules, Sector};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

@@ -27,11 +27,11 @@
 
 use super::memory::huge_vec;
 use super::scheme::{Codes, Conversion, Dtc, Dtw, Scheme};
+use moulin_core::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, POINTS};
 use moulin_core::index::{Frame, Indexer, PlainRanker, PLAIN_RANKER_FROM};
 use moulin_core::prefetch;
 use moulin_core::value::HOLE;
 use moulin_core::Node;
-use moulin_probe::board::{forms_mill, points, removable, Bitboard, ADJACENT, ALL_POINTS, POINTS};
 use moulin_probe::{Rules, Sector};
 use rayon::prelude::*;
 use std::collections::BTreeMap;

@@ -19,9 +19,9 @@
 //! whose representative holds a mill are built; the others are never read.
 
 use crate::solve::memory::huge_vec;
+use moulin_core::board::{removable, removable_in, stones_in_mills, Bitboard, MILLS, POINTS};
 use moulin_core::index::{compress, expand, next_of_size, Indexer, PlainRanker, BINOMIAL};
 use moulin_core::value::HOLE;
-use moulin_probe::board::{removable, removable_in, stones_in_mills, Bitboard, MILLS, POINTS};
 use moulin_probe::Sector;
 use rayon::prelude::*;
 

@@ -22,8 +22,8 @@
 
 use super::tally::{count, Tally};
 use super::{count_histogram, rule, small_values, SMALL_CODES as SMALL};
+use moulin_core::board::SYMMETRY_COUNT;
 use moulin_core::value::HOLE;
-use moulin_probe::board::SYMMETRY_COUNT;
 use moulin_probe::{RuleOutcome, Rules};
 use rayon::prelude::*;
 use std::collections::BTreeMap;

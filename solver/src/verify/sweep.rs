@@ -21,11 +21,11 @@
 
 use super::captures::Captures;
 use super::rule;
-use moulin_core::index::{Frame, Indexer, PlainRanker, BINOMIAL, PLAIN_RANKER_FROM};
-use moulin_core::Node;
-use moulin_probe::board::{
+use moulin_core::board::{
     forms_mill, points, removable, Bitboard, Point, ADJACENT, ALL_POINTS, POINTS,
 };
+use moulin_core::index::{Frame, Indexer, PlainRanker, BINOMIAL, PLAIN_RANKER_FROM};
+use moulin_core::Node;
 use moulin_probe::{RuleOutcome, Rules, Sector};
 
 /// One turn of the mover's stones, whatever the opponent's.
@@ -488,8 +488,8 @@ impl<'a> Sweep<'a> {
 pub(super) mod tests {
     use super::super::SectorValues;
     use super::*;
+    use moulin_core::board::SYMMETRY_COUNT;
     use moulin_core::value::HOLE;
-    use moulin_probe::board::SYMMETRY_COUNT;
     use moulin_probe::Outcome;
     use std::collections::HashMap;
 
