@@ -17,18 +17,10 @@ pub mod wdl;
 
 use std::process::ExitCode;
 
-/// An error in what the user typed (a position, a move, a sector name):
-/// reported on one line with exit code 2.
-#[derive(Debug)]
-pub struct InputError(pub String);
-
-impl std::fmt::Display for InputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for InputError {}
+/// An error in what the user typed (a position, a move, a sector name, or
+/// what the libraries refuse to do as asked): reported on one line with
+/// exit code 2.
+pub use moulin::InputError;
 
 /// What a subcommand reports: `Ok(true)` success, `Ok(false)` a check that
 /// failed (exit code 1), or an error.
