@@ -1,22 +1,13 @@
 //! `moulin wdl`: write the WDL tables of a directory again from its tables,
 //! at a higher zstd level and in larger blocks than a solve takes the time
-//! for (a solve writes them at its own level 6, on its critical path).
-//! Each file is replaced atomically and read back against its table; a file
-//! already written with the asked settings is skipped, so an interrupted run
-//! resumes. Under the no-capture rule it writes the outcome tables of the
-//! rule (five values at counter 0: a cursed win and a blessed loss beside
-//! win, draw and loss), which a solve does not write.
+//! for (`moulin::wdl`): the arguments, the progress and the lines printed.
 
 use super::InputError;
 use anyhow::Context;
-use moulin::solve::driver::{intact_wdl_table, lock_directory};
-use moulin::verify::files::{check_wdl, Loaded};
-use moulin::write::{wdl_table_path, write_wdl_table_with, WriteOptions};
+use moulin::wdl::{rewrite, RewriteEvent, RewriteOptions};
 use moulin_core::index::Indexer;
-use moulin_core::table::Encoding;
 use moulin_probe::Tablebase;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// zstd level of `moulin wdl` by default.
 pub const DEFAULT_LEVEL: i32 = 19;
@@ -55,78 +46,48 @@ pub fn run(args: &Args) -> super::Outcome {
     if sectors.is_empty() {
         return Err(InputError(format!("no tables in {}", args.dir.display())).into());
     }
-    let _lock = lock_directory(&args.dir)?;
-    let ix = Indexer::get();
-    let options = WriteOptions {
+    let options = RewriteOptions {
         level: args.level,
-        block_bytes: args.block_kib << 10,
-        encoding: None,
-        threads: args.threads.unwrap_or(0),
-        scheme: moulin_core::index::OPPONENT_MAJOR,
+        block_kib: args.block_kib,
+        threads: args.threads,
     };
-    let block_slots = Encoding::of_outcomes(&tb.rules()).slots_in((args.block_kib as u64) << 10);
+    let ix = Indexer::get();
     let total: u64 = sectors.iter().map(|&s| ix.slots(s)).sum();
     let bar = super::sector_bar(total, args.quiet);
-    let start = Instant::now();
-    let (mut before, mut after, mut written, mut kept) = (0u64, 0u64, 0usize, 0usize);
-    for &sector in &sectors {
-        bar.set_message(sector.name());
-        let path = wdl_table_path(&args.dir, sector);
-        let summary = *tb.summary(sector)?;
-        let old = intact_wdl_table(&args.dir, &summary);
-        let old_bytes = old.as_ref().map_or(0, |t| t.summary().bytes);
-        let done = old.as_ref().is_some_and(|t| {
-            let w = t.summary();
-            w.level == args.level && w.block_slots as u64 == block_slots
-        });
-        drop(old);
-        before += old_bytes;
-        if done {
-            after += old_bytes;
-            kept += 1;
-            bar.inc(ix.slots(sector));
-            continue;
-        }
-        let clock = Instant::now();
-        let values = tb
-            .sector_values(sector)
-            .with_context(|| format!("reading the table of {sector}"))?;
-        let new = write_wdl_table_with(&args.dir, sector, summary.rules, &values, &options)
-            .with_context(|| format!("writing {}", path.display()))?;
-        // Read back: every slot of the new file against the table.
-        let own = Loaded {
-            summary: Some(summary),
-            values,
-        };
-        match check_wdl(&path, &own) {
-            Ok(true) => {}
-            Ok(false) => anyhow::bail!("{} vanished after it was written", path.display()),
-            Err(e) => anyhow::bail!("the new WDL table does not read back: {e}"),
-        }
-        drop(own);
-        after += new.bytes;
-        written += 1;
-        bar.inc(ix.slots(sector));
-        if !args.quiet {
-            let line = format!(
-                "{sector}: {} -> {} bytes in {:.1} s",
-                match old_bytes {
-                    0 => "none".to_string(),
-                    n => n.to_string(),
-                },
-                new.bytes,
-                clock.elapsed().as_secs_f64()
-            );
-            bar.suspend(|| println!("{line}"));
-        }
-    }
+    let report = rewrite(
+        &tb,
+        &args.dir,
+        &sectors,
+        &options,
+        &mut |event| match event {
+            RewriteEvent::Sector(sector) => bar.set_message(sector.name()),
+            RewriteEvent::Kept { slots } => bar.inc(slots),
+            RewriteEvent::Written(w) => {
+                bar.inc(w.slots);
+                if !args.quiet {
+                    let line = format!(
+                        "{}: {} -> {} bytes in {:.1} s",
+                        w.sector,
+                        w.old_bytes.map_or("none".to_string(), |n| n.to_string()),
+                        w.bytes,
+                        w.seconds
+                    );
+                    bar.suspend(|| println!("{line}"));
+                }
+            }
+        },
+    )?;
     bar.finish_and_clear();
     println!(
-        "{written} WDL tables written, {kept} already at level {} in {} KiB blocks; \
-         {before} -> {after} bytes; {:.1} s",
+        "{} WDL tables written, {} already at level {} in {} KiB blocks; \
+         {} -> {} bytes; {:.1} s",
+        report.written,
+        report.kept,
         args.level,
         args.block_kib,
-        start.elapsed().as_secs_f64()
+        report.before,
+        report.after,
+        report.time.as_secs_f64()
     );
     Ok(true)
 }
