@@ -3,10 +3,11 @@
 //! ([`write`](mod@write), in a directory held by a [`lock`]), re-derives
 //! every stored value from the rules ([`verify`]), and values positions
 //! with stones in hand by search ([`prove`]). It packs play sets from the
-//! tables and checks them against the tables ([`pack`]), and writes WDL
-//! tables again at a higher level ([`wdl`]). It builds on `moulin-core`
-//! (rules, index, format) and `moulin-probe` (reading the tables); the
-//! `moulin` program (crate `moulin-cli`) is its command line.
+//! tables and checks them against the tables ([`pack`]), writes WDL tables
+//! again at a higher level ([`wdl`]), and rewrites a stored value for
+//! testing the verifier ([`tamper`]). It builds on `moulin-core` (rules,
+//! index, format) and `moulin-probe` (reading the tables); the `moulin`
+//! program (crate `moulin-cli`) is its command line.
 
 #[doc(hidden)]
 pub mod doc_example;
@@ -15,6 +16,7 @@ pub mod pack;
 pub mod perft;
 pub mod prove;
 pub mod solve;
+pub mod tamper;
 pub mod verify;
 pub mod wdl;
 pub mod write;

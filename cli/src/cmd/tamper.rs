@@ -1,21 +1,15 @@
 //! `moulin tamper`: rewrite the stored value of one position, keeping the
-//! file well formed (re-encoded with the same layout, counts and checksums
-//! recomputed, written to a temporary file and renamed), so that only
-//! `moulin verify` can tell. A maintenance tool for testing the verifier.
+//! file well formed, so that only `moulin verify` can tell
+//! (`moulin::tamper`). A maintenance tool for testing the verifier.
 
 use super::verify::say;
 use super::{parse_position, InputError};
 use anyhow::Context;
-use moulin::write::{write_table_with, WriteOptions};
-use moulin_core::index::Indexer;
-use moulin_core::table::read::check_file_name;
-use moulin_core::table::read::read_summary;
-use moulin_core::table::PositionalFile;
-use moulin_core::table::{Encoding, Table, EXTENSION};
+use moulin::tamper::{locate, rewrite_slot, stored_rules};
 use moulin_core::value::MAX_RULE_DISTANCE;
 use moulin_core::value::{HOLE, MAX_DISTANCE};
-use moulin_probe::{Outcome, RuleOutcome, Sector};
-use std::path::{Path, PathBuf};
+use moulin_probe::{Outcome, RuleOutcome};
+use std::path::PathBuf;
 
 /// Arguments of `moulin tamper`.
 #[derive(clap::Args)]
@@ -89,46 +83,6 @@ pub fn parse_rule_outcome(word: &str, distance: Option<u16>) -> Result<RuleOutco
     Ok(value)
 }
 
-/// Rewrites the code of one slot of a table file: reads and checks the whole
-/// table, changes the code, and writes the table again with the same rules,
-/// block size, compression level and (when the code fits) encoding. Returns
-/// the code it replaced.
-pub fn rewrite_slot(path: &Path, sector: Sector, slot: u64, code: u16) -> anyhow::Result<u16> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let table = Table::new(bytes).with_context(|| format!("{} is damaged", path.display()))?;
-    check_file_name(path, table.sector()).with_context(|| format!("{}", path.display()))?;
-    if table.sector() != sector {
-        anyhow::bail!(
-            "{} holds sector {}, not {sector}",
-            path.display(),
-            table.sector()
-        );
-    }
-    let mut values = table
-        .decode_all()
-        .with_context(|| format!("{} is damaged", path.display()))?;
-    let summary = *table.summary();
-    drop(table);
-    let Some(value) = values.get_mut(slot as usize) else {
-        anyhow::bail!("slot {slot} is past the end of {}", path.display());
-    };
-    let old = std::mem::replace(value, code);
-    let encoding = match summary.encoding {
-        Encoding::U8 if code >= u8::MAX as u16 => None,
-        e => Some(e),
-    };
-    let options = WriteOptions {
-        level: summary.level,
-        block_bytes: summary.block_slots * summary.encoding.width() as u32,
-        encoding,
-        scheme: summary.scheme,
-        threads: 0,
-    };
-    write_table_with(path, sector, summary.rules, &values, &options)
-        .with_context(|| format!("cannot rewrite {}", path.display()))?;
-    Ok(old)
-}
-
 /// Runs `moulin tamper`.
 pub fn run(args: &Args) -> super::Outcome {
     let position = parse_position(&args.position)?;
@@ -139,21 +93,9 @@ pub fn run(args: &Args) -> super::Outcome {
         ))
         .into());
     }
-    let sector = Sector::of(&node);
-    let path = args.dir.join(format!("{}.{EXTENSION}", sector.name()));
-    if !path.is_file() {
-        anyhow::bail!("no table for sector {sector} in {}", args.dir.display());
-    }
-    let slot = Indexer::get().index(&node);
+    let (path, sector, slot) = locate(&args.dir, &node)?;
     let _lock = moulin::solve::driver::lock_directory(&args.dir)?;
-    let file =
-        PositionalFile::open(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    let rule = read_summary(&file)
-        .with_context(|| format!("{} is damaged", path.display()))?
-        .rules
-        .no_capture_limit
-        .is_some();
-    drop(file);
+    let rule = stored_rules(&path)?.no_capture_limit.is_some();
     let (code, outcome) = if rule {
         let v = parse_rule_outcome(&args.outcome, args.distance)?;
         (v.code(), v.to_string())
