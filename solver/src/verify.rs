@@ -49,6 +49,7 @@ mod fingerprint;
 mod manifest;
 mod order;
 pub mod rebuild;
+mod report;
 mod rule;
 mod sweep;
 mod tally;
@@ -62,6 +63,7 @@ use tally::count;
 pub use tally::Tally;
 
 pub use manifest::{manifest, ManifestEntry, MANIFEST_COLUMNS};
+pub use report::{SectorVerdict, VerifyReport};
 
 /// Slots checked as one unit of parallel work.
 const CHUNK: u64 = 1 << 14;
@@ -515,70 +517,6 @@ fn explain(stored: RuleOutcome, derived: RuleOutcome, best: Option<Move>) -> Str
         }
         (Outcome::Draw, _) => format!("stored draw, but {m} gives {derived}"),
         (_, _) => format!("stored {stored}, but the best move, {m}, gives {derived}"),
-    }
-}
-
-/// What became of one table.
-#[derive(Clone, Debug)]
-pub struct SectorVerdict {
-    /// The sector.
-    pub sector: Sector,
-    /// Its file (which may be missing).
-    pub path: PathBuf,
-    /// Slots whose values were checked (0 if the table could not be read).
-    pub slots: u64,
-    /// Slots that fail the value check.
-    pub inconsistencies: u64,
-    /// What is wrong with the file, its header or its successors (or with
-    /// its WDL table).
-    pub problems: Vec<String>,
-    /// Whether a WDL table (`<sector>.mtw`) was found and checked against
-    /// the table.
-    pub wdl_checked: bool,
-    /// Time spent on the sector (reading included).
-    pub time: Duration,
-}
-
-impl SectorVerdict {
-    /// Whether the table passed every check.
-    pub fn passed(&self) -> bool {
-        self.inconsistencies == 0 && self.problems.is_empty()
-    }
-}
-
-/// What a verification found.
-#[derive(Clone, Debug, Default)]
-pub struct VerifyReport {
-    /// The rule options of the directory's tables.
-    pub rules: Rules,
-    /// Every table verified, in verifying order (`verify/order.rs`).
-    pub sectors: Vec<SectorVerdict>,
-    /// The first inconsistencies, described.
-    pub reported: Vec<Inconsistency>,
-    /// Problems of the directory itself (files that are not tables).
-    pub problems: Vec<String>,
-    /// Unfinished `*.tmp` files seen and ignored.
-    pub ignored: Vec<PathBuf>,
-    /// Time of the whole run.
-    pub time: Duration,
-}
-
-impl VerifyReport {
-    /// Whether everything held.
-    pub fn passed(&self) -> bool {
-        self.problems.is_empty()
-            && !self.sectors.is_empty()
-            && self.sectors.iter().all(|s| s.passed())
-    }
-
-    /// Slots whose values were checked.
-    pub fn slots(&self) -> u64 {
-        self.sectors.iter().map(|s| s.slots).sum()
-    }
-
-    /// Slots that fail the value check, in all.
-    pub fn inconsistencies(&self) -> u64 {
-        self.sectors.iter().map(|s| s.inconsistencies).sum()
     }
 }
 

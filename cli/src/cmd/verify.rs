@@ -4,9 +4,7 @@
 
 use super::InputError;
 use anyhow::Context;
-use moulin::verify::{
-    manifest, verify, verify_targets, Inconsistency, SectorVerdict, VerifyOptions,
-};
+use moulin::verify::{manifest, verify, verify_targets, VerifyOptions};
 use moulin_probe::Sector;
 use std::path::PathBuf;
 
@@ -49,33 +47,6 @@ fn plural(n: u64, word: &str) -> String {
     }
 }
 
-fn print_sector(v: &SectorVerdict, reported: &[Inconsistency]) {
-    let status = if v.passed() { "ok" } else { "FAILED" };
-    let mut line = format!(
-        "{:<8} {:>12} slots  {:<6} {:>8.2}s",
-        v.sector.name(),
-        v.slots,
-        status,
-        v.time.as_secs_f64()
-    );
-    if v.wdl_checked {
-        line.push_str("  (and its WDL table)");
-    }
-    if v.inconsistencies > 0 {
-        line.push_str(&format!(
-            "  {}",
-            plural(v.inconsistencies, "inconsistent value")
-        ));
-    }
-    say(format_args!("{line}"));
-    for p in &v.problems {
-        say(format_args!("    {p}"));
-    }
-    for i in reported {
-        say(format_args!("    {i}"));
-    }
-}
-
 /// Runs `moulin verify`.
 pub fn run(args: &Args) -> super::Outcome {
     let sectors = args
@@ -99,7 +70,9 @@ pub fn run(args: &Args) -> super::Outcome {
         }
         return Ok(true);
     }
-    let report = verify(&options, &mut print_sector)?;
+    let report = verify(&options, &mut |verdict, reported| {
+        say(format_args!("{}", verdict.describe(reported)));
+    })?;
     for p in &report.problems {
         say(format_args!("{p}"));
     }
