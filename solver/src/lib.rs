@@ -5,9 +5,10 @@
 //! with stones in hand by search ([`prove`]). It packs play sets from the
 //! tables and checks them against the tables ([`pack`]), writes WDL tables
 //! again at a higher level ([`wdl`]), and rewrites a stored value for
-//! testing the verifier ([`tamper`]). It builds on `moulin-core` (rules,
-//! index, format) and `moulin-probe` (reading the tables); the `moulin`
-//! program (crate `moulin-cli`) is its command line.
+//! testing the verifier ([`tamper`]); a check that takes more than one
+//! sitting keeps a [`sector_log`] to resume from. It builds on
+//! `moulin-core` (rules, index, format) and `moulin-probe` (reading the
+//! tables); the `moulin` program (crate `moulin-cli`) is its command line.
 
 #[doc(hidden)]
 pub mod doc_example;
@@ -15,6 +16,7 @@ pub mod lock;
 pub mod pack;
 pub mod perft;
 pub mod prove;
+pub mod sector_log;
 pub mod solve;
 pub mod tamper;
 pub mod verify;

@@ -54,6 +54,7 @@ mod rule;
 mod sweep;
 mod tally;
 
+use crate::sector_log::SectorLog;
 use captures::Captures;
 use files::{check_wdl, list_tables, load, load_play, read_header, Listing, Loaded};
 use fingerprint::{Derived, Key, Stored};
@@ -85,6 +86,10 @@ pub struct VerifyOptions {
     pub threads: Option<usize>,
     /// Show a progress bar on standard error.
     pub progress: bool,
+    /// A log of the sectors' lines (`SectorVerdict::describe`, see
+    /// `crate::sector_log`): the sectors it records as passed are skipped,
+    /// and the lines of each sector verified are appended to it.
+    pub log: Option<PathBuf>,
 }
 
 impl Default for VerifyOptions {
@@ -95,6 +100,7 @@ impl Default for VerifyOptions {
             max_reports: 20,
             threads: None,
             progress: false,
+            log: None,
         }
     }
 }
@@ -520,9 +526,10 @@ fn explain(stored: RuleOutcome, derived: RuleOutcome, best: Option<Move>) -> Str
     }
 }
 
-/// Verifies the tables of a directory (all, or those of `options.sectors`),
-/// calling `on_sector` as each is done. Fails only when the directory cannot
-/// be read; everything wrong with the tables is in the report.
+/// Verifies the tables of a directory (all, or those of `options.sectors`;
+/// less those `options.log` records as passed), calling `on_sector` as each
+/// is done. Fails only when the directory cannot be read or the log cannot
+/// be read or written; everything wrong with the tables is in the report.
 pub fn verify(
     options: &VerifyOptions,
     on_sector: &mut dyn FnMut(&SectorVerdict, &[Inconsistency]),
@@ -595,11 +602,20 @@ fn run(
         .iter()
         .max_by_key(|&&(r, n)| (n, r.flying))
         .map_or_else(Rules::default, |&(r, _)| r);
-    let targets = targets(options, tables.keys().copied(), play.as_ref());
+    let mut log = options
+        .log
+        .as_deref()
+        .map(|path| SectorLog::open(path, SectorVerdict::passed_in))
+        .transpose()?;
+    let (skipped, targets): (Vec<Sector>, Vec<Sector>) =
+        targets(options, tables.keys().copied(), play.as_ref())
+            .into_iter()
+            .partition(|&s| log.as_ref().is_some_and(|log| log.passed(s)));
     let mut report = VerifyReport {
         rules,
         problems,
         ignored,
+        skipped,
         ..VerifyReport::default()
     };
 
@@ -731,6 +747,9 @@ fn run(
         bar.set_position(done);
         verdict.time = sector_start.elapsed();
         bar.suspend(|| on_sector(&verdict, &check.reported));
+        if let Some(log) = &mut log {
+            log.append(&verdict.describe(&check.reported))?;
+        }
         report.reported.extend(check.reported);
         report.sectors.push(verdict);
     }

@@ -113,6 +113,19 @@ pub fn play_set_of(tables: &std::path::Path) -> tempfile::TempDir {
     play
 }
 
+/// Removes the lines of the file at `path` that start with `prefix`, and
+/// gives how many are left.
+pub fn remove_lines(path: &std::path::Path, prefix: &str) -> usize {
+    let text = std::fs::read_to_string(path).expect("a text file");
+    let kept: String = text
+        .lines()
+        .filter(|l| !l.starts_with(prefix))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(path, &kept).expect("the file rewritten");
+    kept.lines().count()
+}
+
 /// What a finished command printed: standard output, then standard error.
 pub fn text(out: &Output) -> String {
     format!(

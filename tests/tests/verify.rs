@@ -397,3 +397,122 @@ fn a_closed_output_pipe_is_no_crash() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The sectors of the lines `moulin verify` prints for them, each with
+/// whether it passed (`ok`), in their order.
+fn sector_lines(text: &str) -> Vec<(Sector, bool)> {
+    text.lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            let sector = words.next()?.parse().ok()?;
+            words.next()?.parse::<u64>().ok()?;
+            (words.next()? == "slots").then(|| (sector, words.next() == Some("ok")))
+        })
+        .collect()
+}
+
+fn verify_logged(dir: &Path, log: &Path) -> Output {
+    run(&[
+        "verify",
+        "-q",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ])
+}
+
+fn read(log: &Path) -> String {
+    std::fs::read_to_string(log).unwrap()
+}
+
+/// `moulin verify --log`: every sector's line goes to the log; a rerun
+/// skips the sectors the log calls ok, and verifies those whose line is
+/// gone.
+#[test]
+fn a_log_resumes_a_verification() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("verify.txt");
+    let all: Vec<(Sector, bool)> = ["3v3", "3v4", "4v3", "4v4"]
+        .iter()
+        .map(|s| (s.parse().unwrap(), true))
+        .collect();
+    let out = verify_logged(solved(), &log);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let mut printed = sector_lines(&t);
+    printed.sort();
+    assert_eq!(printed, all, "{t}");
+    assert!(t.contains("; 0 tables skipped, ok in "), "{t}");
+    let mut logged = sector_lines(&read(&log));
+    logged.sort();
+    assert_eq!(logged, all, "{}", read(&log));
+    let first = read(&log);
+
+    let out = verify_logged(solved(), &log);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert_eq!(sector_lines(&t), [], "{t}");
+    assert!(
+        t.contains("verified 0 slots of 0 tables") && t.contains("; 4 tables skipped, ok in "),
+        "{t}"
+    );
+    assert_eq!(read(&log), first);
+
+    // 3v4's line gone: 3v4 is verified again, and only 3v4.
+    assert_eq!(moulin_tests::remove_lines(&log, "3v4 "), 3, "{first}");
+    let out = verify_logged(solved(), &log);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert_eq!(sector_lines(&t), [("3v4".parse().unwrap(), true)], "{t}");
+    assert!(t.contains("; 3 tables skipped, ok in "), "{t}");
+    assert_eq!(sector_lines(&read(&log)).len(), 4, "{}", read(&log));
+}
+
+/// A damaged table is named in the log as failed, and verified again by
+/// every rerun until it passes.
+#[test]
+fn a_log_verifies_a_failed_table_again() {
+    let dir = copy_of_solved();
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("verify.txt");
+    let path = dir.path().join("4v4.mtb");
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    bad[good.len() / 2] ^= 0xff;
+    std::fs::write(&path, &bad).unwrap();
+    let s44: Sector = "4v4".parse().unwrap();
+
+    let out = verify_logged(dir.path(), &log);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    let logged = sector_lines(&read(&log));
+    assert_eq!(logged.len(), 4, "{}", read(&log));
+    assert!(logged.contains(&(s44, false)), "{}", read(&log));
+    assert!(
+        read(&log).contains("4v4.mtb: checksum mismatch"),
+        "{}",
+        read(&log)
+    );
+
+    let out = verify_logged(dir.path(), &log);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert_eq!(sector_lines(&t), [(s44, false)], "{t}");
+    assert!(t.contains("; 3 tables skipped, ok in "), "{t}");
+    assert!(t.contains("4v4.mtb: checksum mismatch"), "{t}");
+
+    std::fs::write(&path, &good).unwrap();
+    let out = verify_logged(dir.path(), &log);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert_eq!(sector_lines(&t), [(s44, true)], "{t}");
+    let logged = sector_lines(&read(&log));
+    assert_eq!(
+        logged.iter().filter(|l| l.0 == s44).count(),
+        3,
+        "{logged:?}"
+    );
+    let out = verify_logged(dir.path(), &log);
+    assert!(text(&out).contains("; 4 tables skipped"), "{}", text(&out));
+}

@@ -1,6 +1,7 @@
 //! `moulin verify`: re-derive every stored value from the rules, check every
 //! file (see `moulin::verify`), and optionally write the manifest of checksums
-//! and counts that `scripts/publish-checksums.sh` publishes.
+//! and counts that `scripts/publish-checksums.sh` publishes, or keep a log
+//! of the sectors verified to resume from.
 
 use super::InputError;
 use anyhow::Context;
@@ -37,6 +38,12 @@ pub struct Args {
     /// the moving sector whose turns lead where its do.
     #[arg(long, conflicts_with = "manifest")]
     pub list: bool,
+    /// Append each sector's lines to this file as soon as it is verified,
+    /// and skip the sectors the file already calls ok (a verification that
+    /// takes more than one sitting: run it again with the same file; a
+    /// sector that failed is verified again).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["manifest", "list"])]
+    pub log: Option<PathBuf>,
 }
 
 fn plural(n: u64, word: &str) -> String {
@@ -63,6 +70,7 @@ pub fn run(args: &Args) -> super::Outcome {
         max_reports: args.max_reports,
         threads: args.threads,
         progress: !args.quiet,
+        log: args.log.clone(),
     };
     if args.list {
         for sector in verify_targets(&options)? {
@@ -79,7 +87,7 @@ pub fn run(args: &Args) -> super::Outcome {
     for path in &report.ignored {
         say(format_args!("ignored unfinished file {}", path.display()));
     }
-    if report.sectors.is_empty() {
+    if report.sectors.is_empty() && report.skipped.is_empty() {
         say(format_args!(
             "no tables in {}: nothing verified",
             args.dir.display()
@@ -91,8 +99,16 @@ pub fn run(args: &Args) -> super::Outcome {
     let slots = report.slots();
     let rate = slots as f64 / secs.max(1e-9);
     let rules = report.rules;
+    let skipped = match &args.log {
+        Some(path) => format!(
+            "; {} skipped, ok in {}",
+            plural(report.skipped.len() as u64, "table"),
+            path.display()
+        ),
+        None => String::new(),
+    };
     say(format_args!(
-        "verified {slots} slots of {} in {secs:.1}s ({rate:.0} positions/s, rules: {rules})",
+        "verified {slots} slots of {} in {secs:.1}s ({rate:.0} positions/s, rules: {rules}){skipped}",
         plural(report.sectors.len() as u64, "table"),
     ));
     if !report.passed() {

@@ -61,6 +61,15 @@ impl SectorVerdict {
         }
         text
     }
+
+    /// The sector a line of [`SectorVerdict::describe`] says passed, if it
+    /// is such a line.
+    pub fn passed_in(line: &str) -> Option<Sector> {
+        let mut words = line.split_whitespace();
+        let sector = words.next()?.parse().ok()?;
+        words.next()?.parse::<u64>().ok()?;
+        (words.next()? == "slots" && words.next()? == "ok").then_some(sector)
+    }
 }
 
 /// What a verification found.
@@ -76,15 +85,19 @@ pub struct VerifyReport {
     pub problems: Vec<String>,
     /// Unfinished `*.tmp` files seen and ignored.
     pub ignored: Vec<PathBuf>,
+    /// Tables not verified: the log (`VerifyOptions::log`) recorded them
+    /// as passed.
+    pub skipped: Vec<Sector>,
     /// Time of the whole run.
     pub time: Duration,
 }
 
 impl VerifyReport {
-    /// Whether everything held.
+    /// Whether everything held: some table was verified or skipped, and
+    /// none failed.
     pub fn passed(&self) -> bool {
         self.problems.is_empty()
-            && !self.sectors.is_empty()
+            && !(self.sectors.is_empty() && self.skipped.is_empty())
             && self.sectors.iter().all(|s| s.passed())
     }
 
@@ -119,9 +132,14 @@ mod tests {
             ok,
             "4v3              5172 slots  ok         0.12s  (and its WDL table)"
         );
+        assert_eq!(SectorVerdict::passed_in(&ok), v.sector.into());
         v.problems.push("4v3.mtb: checksum mismatch".into());
         v.inconsistencies = 1;
         let failed = v.describe(&[]);
         assert!(failed.ends_with("1 inconsistent value\n    4v3.mtb: checksum mismatch"));
+        assert!(failed
+            .lines()
+            .all(|l| SectorVerdict::passed_in(l).is_none()));
+        assert_eq!(SectorVerdict::passed_in("    4v3 slot 12: ok"), None);
     }
 }
