@@ -562,3 +562,120 @@ fn contradictory() -> (TempDir, moulin_probe::Sector, u64) {
     }
     (lie, sector, slot as u64)
 }
+
+/// The sectors `moulin pack --check` says agree in `text` (its lines or
+/// its log), in their order.
+fn agreeing(text: &str) -> Vec<moulin_probe::Sector> {
+    text.lines()
+        .filter_map(|l| {
+            let (sector, rest) = l.split_once(": ")?;
+            let mut words = rest.split(' ');
+            words.next()?.parse::<u64>().ok()?;
+            (words.next()? == "slots" && words.next()? == "agree").then(|| sector.parse().ok())?
+        })
+        .collect()
+}
+
+fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+    v.sort();
+    v
+}
+
+/// `moulin pack --check --log`: every sector's line goes to the log; a
+/// rerun skips the sectors the log says agree, and checks those whose line
+/// is gone.
+#[test]
+fn a_log_resumes_a_check() {
+    let (full, play) = shared();
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("check.txt");
+    let log_arg = log.to_str().unwrap();
+    let sectors: Vec<_> = Tablebase::open(full)
+        .unwrap()
+        .sectors()
+        .map(|(s, _)| s)
+        .collect();
+    assert_eq!(sectors.len(), 15);
+    let out = pack(full, play, &["--check", "--log", log_arg]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert_eq!(sorted(agreeing(&t)), sectors, "{t}");
+    assert!(
+        t.contains("15 sectors, ") && t.contains(": 0 differ, 0 skipped as agreeing in "),
+        "{t}"
+    );
+    let first = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(first.lines().count(), 15, "{first}");
+    assert_eq!(sorted(agreeing(&first)), sectors, "{first}");
+
+    let out = pack(full, play, &["--check", "--log", log_arg]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert_eq!(agreeing(&t), [], "{t}");
+    assert!(
+        t.contains("0 sectors, 0 slots compared: 0 differ, 15 skipped"),
+        "{t}"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), first);
+
+    // 3v3's line gone: 3v3 is checked again, and only 3v3.
+    assert_eq!(moulin_tests::remove_lines(&log, "3v3: "), 14, "{first}");
+    let out = pack(full, play, &["--check", "--log", log_arg]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert_eq!(agreeing(&t), ["3v3".parse().unwrap()], "{t}");
+    assert!(
+        t.contains("1 sectors, ") && t.contains(", 14 skipped"),
+        "{t}"
+    );
+    let now = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(sorted(agreeing(&now)), sectors, "{now}");
+}
+
+/// A damaged file of the play set stops the check at the first sector that
+/// reads it: the log names that sector, not as agreeing, and a rerun checks
+/// it again (and goes on once the file is mended).
+#[test]
+fn a_log_checks_a_damaged_sector_again() {
+    let (full, play) = shared();
+    let copy = moulin_tests::copy_of(play);
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("check.txt");
+    let log_arg = log.to_str().unwrap();
+    let path = copy.path().join("4v4.mtd");
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let at = bad.len() - 100;
+    bad[at] ^= 0x10;
+    std::fs::write(&path, &bad).unwrap();
+
+    let out = pack(full, copy.path(), &["--check", "--log", log_arg]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("4v4.mtd"), "{t}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let last = logged.lines().last().unwrap();
+    let (failed, why) = last.split_once(": cannot be checked: ").expect(&logged);
+    let failed: moulin_probe::Sector = failed.parse().unwrap();
+    assert!(why.contains("4v4.mtd"), "{logged}");
+    let before = agreeing(&logged);
+    assert!(!before.contains(&failed), "{logged}");
+    assert_eq!(logged.lines().count(), before.len() + 1, "{logged}");
+
+    let out = pack(full, copy.path(), &["--check", "--log", log_arg]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert_eq!(agreeing(&t), [], "{t}");
+    let again = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(again.lines().count(), logged.lines().count() + 1, "{again}");
+    assert_eq!(again.lines().last(), Some(last), "{again}");
+
+    std::fs::write(&path, &good).unwrap();
+    let out = pack(full, copy.path(), &["--check", "--log", log_arg]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert_eq!(agreeing(&t).first(), Some(&failed), "{t}");
+    assert!(t.contains(&format!(", {} skipped", before.len())), "{t}");
+    let done = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(agreeing(&done).len(), 15, "{done}");
+}

@@ -72,6 +72,18 @@ pub struct Args {
     /// With `--sample`: the seed of the random positions.
     #[arg(long, default_value_t = 1, requires = "sample")]
     pub seed: u64,
+    /// With `--check`: append each sector's line to this file as soon as
+    /// it is compared, and skip the sectors the file already says agree
+    /// (a check that takes more than one sitting: run it again with the
+    /// same file; a sector that differs or could not be checked is
+    /// checked again).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "check",
+        conflicts_with = "sample"
+    )]
+    pub log: Option<PathBuf>,
 }
 
 fn parse_numbering(text: &str) -> Result<u8, String> {
@@ -161,13 +173,22 @@ pub fn run(args: &Args) -> super::Outcome {
 
 /// `moulin pack --check`: every slot of the play set against the tables.
 fn check(tb: &Tablebase, sectors: &[Sector], args: &Args) -> super::Outcome {
-    let report = moulin::pack::check(tb, &args.out, sectors, args.threads, &mut |c| {
+    let log = args.log.as_deref();
+    let report = moulin::pack::check(tb, &args.out, sectors, args.threads, log, &mut |c| {
         if !c.passed() || !args.quiet {
             println!("{}", c.line());
         }
     })?;
+    let skipped = match &args.log {
+        Some(path) => format!(
+            ", {} skipped as agreeing in {}",
+            report.skipped,
+            path.display()
+        ),
+        None => String::new(),
+    };
     println!(
-        "{} sectors, {} slots compared: {} differ; {:.1} s",
+        "{} sectors, {} slots compared: {} differ{skipped}; {:.1} s",
         report.sectors,
         report.slots,
         report.differ,

@@ -2,6 +2,7 @@
 //! rebuilds it ([`check`]), or random positions probed on both
 //! ([`check_sample`]).
 
+use crate::sector_log::SectorLog;
 use anyhow::Context;
 use moulin_core::index::Indexer;
 use moulin_core::seeded::splitmix64;
@@ -46,6 +47,16 @@ impl SectorCheck {
             ),
         }
     }
+
+    /// The sector a line of [`SectorCheck::line`] says agrees, if it is
+    /// such a line.
+    pub fn agreed(line: &str) -> Option<Sector> {
+        let (sector, rest) = line.split_once(": ")?;
+        let mut words = rest.split(' ');
+        words.next()?.parse::<u64>().ok()?;
+        (words.next()? == "slots" && words.next()? == "agree").then_some(())?;
+        sector.parse().ok()
+    }
 }
 
 /// What [`check`] found.
@@ -53,6 +64,8 @@ impl SectorCheck {
 pub struct CheckReport {
     /// Sectors compared.
     pub sectors: usize,
+    /// Sectors skipped: the log recorded them as agreeing.
+    pub skipped: usize,
     /// Slots compared.
     pub slots: u64,
     /// Slots that differ.
@@ -63,35 +76,61 @@ pub struct CheckReport {
 
 /// Compares every slot of `sectors` in the play set in `play_dir` with the
 /// tables of `tables`, each value rebuilt as a probe rebuilds it, on
-/// `threads` (`None`: one per core), and calls `on_sector` with each.
+/// `threads` (`None`: one per core), and calls `on_sector` with each. With
+/// a `log` ([`SectorLog`]), the sectors it records as agreeing are skipped
+/// and each sector's line is appended to it, or for a sector that cannot be
+/// checked, the error.
 ///
 /// # Errors
-/// A play set that cannot be opened, a file that cannot be read or whose
-/// checksum fails, a sector that cannot be rebuilt: the check stops there.
+/// A play set or a log that cannot be opened, a file that cannot be read or
+/// whose checksum fails, a sector that cannot be rebuilt: the check stops
+/// there.
 pub fn check(
     tables: &Tablebase,
     play_dir: &Path,
     sectors: &[Sector],
     threads: Option<usize>,
+    log: Option<&Path>,
     on_sector: &mut dyn FnMut(&SectorCheck),
 ) -> anyhow::Result<CheckReport> {
     let play = Tablebase::open_play(play_dir)
         .with_context(|| format!("opening the play set in {}", play_dir.display()))?;
+    let mut log = log
+        .map(|path| SectorLog::open(path, SectorCheck::agreed))
+        .transpose()?;
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {
         pool = pool.num_threads(n);
     }
     let pool = pool.build()?;
     let start = Instant::now();
+    let todo: Vec<Sector> = match &log {
+        Some(log) => sectors
+            .iter()
+            .copied()
+            .filter(|&s| !log.passed(s))
+            .collect(),
+        None => sectors.to_vec(),
+    };
     let (mut slots, mut differ) = (0u64, 0u64);
-    for &sector in sectors {
-        let compared = compare(tables, &play, sector, &pool)?;
+    for &sector in &todo {
+        let compared = compare(tables, &play, sector, &pool);
+        match (&compared, &mut log) {
+            (Ok(c), Some(log)) => log.append(&c.line())?,
+            // The error stops the check; the log says which sector it was.
+            (Err(e), Some(log)) => {
+                let _ = log.append(&format!("{sector}: cannot be checked: {e:#}"));
+            }
+            (_, None) => {}
+        }
+        let compared = compared?;
         slots += compared.slots;
         differ += compared.differ;
         on_sector(&compared);
     }
     Ok(CheckReport {
-        sectors: sectors.len(),
+        sectors: todo.len(),
+        skipped: sectors.len() - todo.len(),
         slots,
         differ,
         time: start.elapsed(),
@@ -208,4 +247,36 @@ pub fn check_sample(
         differ,
         time: start.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lines_of_agreeing_sectors_are_told() {
+        let s: Sector = "4v3".parse().unwrap();
+        let agree = SectorCheck {
+            sector: s,
+            slots: 5172,
+            differ: 0,
+            first: None,
+            time: Duration::from_millis(300),
+        };
+        assert_eq!(agree.line(), "4v3: 5172 slots agree (0.3 s)");
+        assert_eq!(SectorCheck::agreed(&agree.line()), Some(s));
+        let differ = SectorCheck {
+            differ: 3,
+            first: Some((7, "loss 2, the table loss 4".into())),
+            ..agree
+        };
+        assert_eq!(SectorCheck::agreed(&differ.line()), None);
+        for line in [
+            "4v3: cannot be checked: checking the files of 4v3: checksum mismatch",
+            "4v3: slots agree",
+            "== 4v3: 12 slots agree",
+        ] {
+            assert_eq!(SectorCheck::agreed(line), None, "{line}");
+        }
+    }
 }
