@@ -5,7 +5,6 @@ use super::cache::DiskCache;
 use super::range::{RangeSource, Reply, ReplyBody, Transport, DEFAULT_FIRST_REQUEST_BYTES};
 use crate::error::ProbeError;
 use crate::Tablebase;
-use moulin_core::table::format::HEADER_LEN;
 use moulin_core::table::TableKind;
 use std::io;
 use std::path::PathBuf;
@@ -80,9 +79,10 @@ impl RemoteOptions {
     /// The bytes asked for by a table's first request (default 64 KiB; at
     /// least its 128-byte header): more saves the round trip for the block
     /// index of larger tables, less saves bandwidth on tables never probed
-    /// beyond one block.
+    /// beyond one block. (`RangeSource::first_request` raises a smaller
+    /// value to the header's length.)
     pub fn first_request(mut self, bytes: u64) -> RemoteOptions {
-        self.first_request = bytes.max(HEADER_LEN as u64);
+        self.first_request = bytes;
         self
     }
 
